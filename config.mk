@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# Flags shared by every userspace Makefile; TOP is the repository root.
+CC ?= gcc
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 -Wall -Wextra -Werror
+override CPPFLAGS += -D_GNU_SOURCE -I$(TOP)/kmod/include/uapi -I$(TOP)/lib
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+LIBETHEREAL := $(TOP)/lib/libethereal.a

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rates, sizes and times written the way tc(8) writes them, so that
+ * etherealctl, rtcd and tc take the same arguments.
+ */
+#ifndef ETHEREAL_UNITS_H
+#define ETHEREAL_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "100mbit", "12.5MBps", "64kibit", bare number: bit/s. -1 on error. */
+int parse_rate(const char *s, uint64_t *bits_per_sec);
+/* "1500", "64k" (KiB), "2mbit" (bits/8), "1m": bytes. -1 on error. */
+int parse_size(const char *s, uint64_t *bytes);
+/* "10ms", "250us", "2s", bare number: microseconds. Result in ns. */
+int parse_time(const char *s, uint64_t *nsec);
+/* "60%" or "60": 0..100. */
+int parse_percent(const char *s, unsigned int *pct);
+
+/* "50Mbit", "1.5Gbit", "800bit" */
+void format_rate(uint64_t bits_per_sec, char *buf, size_t len);
+/* "1514b", "64Kb", "2Mb" (binary multiples, as tc prints) */
+void format_size(uint64_t bytes, char *buf, size_t len);
+/* "10ms", "250us", "1.5s" */
+void format_time(uint64_t nsec, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+# KTAP output for shell tests, in the manner of the kernel's kselftest.
+#
+#   ktap_begin N             header and plan
+#   ktap_ok DESC / ktap_fail DESC [WHY] / ktap_skip DESC WHY
+#   ktap_check DESC CMD...   ok when CMD succeeds, its output shown otherwise
+#   ktap_end                 exit 0 (all passed), 1 (any failed), 4 (all skipped)
+#   ktap_info MSG...         a diagnostic line
+#   defer CMD...             run CMD at exit, last deferred first
+#   ktap_skip_all WHY        skip the whole test (exit 4)
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+_ktap_n=0
+_ktap_plan=0
+_ktap_pass=0
+_ktap_fail=0
+_ktap_skip=0
+_ktap_deferred=()
+
+ktap_info() { echo "# $*"; }
+
+ktap_begin() {
+	_ktap_plan=$1
+	echo "TAP version 13"
+	echo "1..$_ktap_plan"
+}
+
+ktap_ok() {
+	_ktap_n=$((_ktap_n + 1)); _ktap_pass=$((_ktap_pass + 1))
+	echo "ok $_ktap_n $1"
+}
+
+ktap_fail() {
+	_ktap_n=$((_ktap_n + 1)); _ktap_fail=$((_ktap_fail + 1))
+	[ -n "${2:-}" ] && ktap_info "$2"
+	echo "not ok $_ktap_n $1"
+}
+
+ktap_skip() {
+	_ktap_n=$((_ktap_n + 1)); _ktap_skip=$((_ktap_skip + 1))
+	echo "ok $_ktap_n $1 # SKIP ${2:-}"
+}
+
+# ktap_result DESC STATUS [WHY]: ok when STATUS is 0.
+ktap_result() {
+	if [ "$2" -eq 0 ]; then ktap_ok "$1"; else ktap_fail "$1" "${3:-}"; fi
+}
+
+ktap_check() {
+	local desc=$1 out rc
+	shift
+	out=$("$@" 2>&1) && rc=0 || rc=$?
+	if [ $rc -eq 0 ]; then
+		ktap_ok "$desc"
+	else
+		[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+		ktap_fail "$desc" "command failed ($rc): $*"
+	fi
+}
+
+ktap_skip_all() {
+	echo "TAP version 13"
+	echo "1..0 # SKIP $*"
+	exit $KSFT_SKIP
+}
+
+ktap_end() {
+	if [ "$_ktap_n" -ne "$_ktap_plan" ]; then
+		ktap_info "planned $_ktap_plan checks, ran $_ktap_n"
+		_ktap_fail=$((_ktap_fail + 1))
+	fi
+	ktap_info "Totals: pass:$_ktap_pass fail:$_ktap_fail skip:$_ktap_skip"
+	if [ "$_ktap_fail" -gt 0 ]; then exit $KSFT_FAIL; fi
+	if [ "$_ktap_pass" -eq 0 ] && [ "$_ktap_skip" -gt 0 ]; then exit $KSFT_SKIP; fi
+	exit $KSFT_PASS
+}
+
+defer() {
+	_ktap_deferred+=("$(printf '%q ' "$@")")
+}
+
+_ktap_run_deferred() {
+	local i
+	for ((i = ${#_ktap_deferred[@]} - 1; i >= 0; i--)); do
+		eval "${_ktap_deferred[i]}" >/dev/null 2>&1 || true
+	done
+	_ktap_deferred=()
+}
+trap _ktap_run_deferred EXIT

@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0
+# Build test topologies from a short description.
+#
+#   topo_create "sw1:h1,h2,h3,h4"                  one switch, four hosts
+#   topo_create "sw1:h1,h2 sw2 sw3:h3 sw1-sw2 sw2-sw3"  a chain of three
+#
+# Words: swS[:hA,hB,...] declares switch S and the hosts on its ports;
+# swS-swT is a trunk link. Every name below is deterministic:
+#
+#   host hN     namespace et-hN, interface eth0, MAC 02:e7:00:00:00:NN,
+#               IPv4 10.0.0.N/24
+#   switch swS  namespace et-swS, bridge br0 (MAC 02:e7:SS:00:00:00)
+#               port to hN:  swpN (MAC 02:e7:SS:01:00:NN)
+#               port to swT: trkT (MAC 02:e7:SS:02:00:TT)
+#
+# NN, SS and TT are the numbers in two hex digits. IPv6 is off everywhere so
+# that no background traffic disturbs measurements. Settings, from the
+# environment at topo_create time:
+#   TOPO_OFFLOAD=off   turn checksum and segmentation offloads off on every
+#                      veth, so that receivers really verify checksums
+#   TOPO_STP=1         run the kernel STP on the bridges
+# Everything is removed at exit, also when the test fails (lib/ktap.sh defer).
+
+TOPO_NS_PREFIX=et-
+_topo_ns=()
+
+_hex2() { printf '%02x' "$1"; }
+_num() { echo "${1##*[a-z]}"; }		# h12 -> 12, sw3 -> 3
+
+ns_of() { echo "$TOPO_NS_PREFIX$1"; }	# ns_of h1 -> et-h1
+on() { local n=$1; shift; ip netns exec "$(ns_of "$n")" "$@"; }
+host_ip() { echo "10.0.0.$(_num "$1")"; }
+host_mac() { echo "02:e7:00:00:00:$(_hex2 "$(_num "$1")")"; }
+bridge_mac() { echo "02:e7:$(_hex2 "$(_num "$1")"):00:00:00"; }
+
+# port_of swS X: name of swS's port toward host or switch X
+port_of() {
+	case "$2" in
+	h*) echo "swp$(_num "$2")" ;;
+	sw*) echo "trk$(_num "$2")" ;;
+	*) echo "port_of: bad peer '$2'" >&2; return 1 ;;
+	esac
+}
+
+port_mac() {
+	local s; s=$(_hex2 "$(_num "$1")")
+	case "$2" in
+	h*) echo "02:e7:$s:01:00:$(_hex2 "$(_num "$2")")" ;;
+	sw*) echo "02:e7:$s:02:00:$(_hex2 "$(_num "$2")")" ;;
+	esac
+}
+
+_topo_ns_add() {
+	local ns; ns=$(ns_of "$1")
+	ip netns add "$ns" || return 1
+	_topo_ns+=("$ns")
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1
+	ip -n "$ns" link set lo up
+}
+
+_topo_offload() { # ns dev
+	[ "${TOPO_OFFLOAD:-on}" = off ] || return 0
+	ip netns exec "$1" ethtool -K "$2" tx off rx off tso off gso off \
+		gro off >/dev/null 2>&1
+}
+
+_topo_switch() {
+	local sw=$1 ns
+	ns=$(ns_of "$sw")
+	[ -e "/run/netns/$ns" ] && return 0
+	_topo_ns_add "$sw" || return 1
+	ip -n "$ns" link add br0 address "$(bridge_mac "$sw")" type bridge \
+		stp_state "${TOPO_STP:-0}" forward_delay 400 || return 1
+	ip -n "$ns" link set br0 up
+}
+
+_topo_host() { # sw host
+	local sw=$1 h=$2 sns hns port
+	sns=$(ns_of "$sw"); hns=$(ns_of "$h"); port=$(port_of "$sw" "$h")
+	_topo_ns_add "$h" || return 1
+	ip -n "$sns" link add "$port" address "$(port_mac "$sw" "$h")" type veth \
+		peer name eth0 netns "$hns" address "$(host_mac "$h")" || return 1
+	ip -n "$sns" link set "$port" master br0 up
+	ip -n "$hns" addr add "$(host_ip "$h")/24" brd + dev eth0
+	ip -n "$hns" link set eth0 up
+	_topo_offload "$sns" "$port"
+	_topo_offload "$hns" eth0
+}
+
+_topo_trunk() { # swA swB
+	local a=$1 b=$2 pa pb
+	pa=$(port_of "$a" "$b"); pb=$(port_of "$b" "$a")
+	ip -n "$(ns_of "$a")" link add "$pa" address "$(port_mac "$a" "$b")" \
+		type veth peer name "$pb" netns "$(ns_of "$b")" \
+		address "$(port_mac "$b" "$a")" || return 1
+	ip -n "$(ns_of "$a")" link set "$pa" master br0 up
+	ip -n "$(ns_of "$b")" link set "$pb" master br0 up
+	_topo_offload "$(ns_of "$a")" "$pa"
+	_topo_offload "$(ns_of "$b")" "$pb"
+}
+
+topo_create() {
+	local word sw hosts h
+	defer topo_destroy
+	for word in $*; do
+		case "$word" in
+		sw*-sw*)
+			_topo_switch "${word%%-*}" && _topo_switch "${word#*-}" &&
+				_topo_trunk "${word%%-*}" "${word#*-}" || return 1
+			;;
+		sw*)
+			sw=${word%%:*}
+			_topo_switch "$sw" || return 1
+			[ "$word" = "$sw" ] && continue
+			hosts=${word#*:}
+			for h in ${hosts//,/ }; do
+				_topo_host "$sw" "$h" || return 1
+			done
+			;;
+		*) echo "topo_create: bad word '$word'" >&2; return 1 ;;
+		esac
+	done
+}
+
+topo_destroy() {
+	local ns
+	for ns in "${_topo_ns[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	_topo_ns=()
+}
+
+# topo_hosts: all hosts created, one per line
+topo_hosts() {
+	local ns
+	for ns in "${_topo_ns[@]}"; do
+		case "$ns" in "${TOPO_NS_PREFIX}h"*) echo "${ns#"$TOPO_NS_PREFIX"}" ;; esac
+	done
+}

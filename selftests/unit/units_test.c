@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lib/units.c: tc(8) rate, size and time syntax. */
+#include <string.h>
+#include "kselftest_harness.h"
+#include "units.h"
+
+static uint64_t rate(const char *s)
+{
+	uint64_t v = 0;
+
+	return parse_rate(s, &v) ? UINT64_MAX : v;
+}
+
+static uint64_t size(const char *s)
+{
+	uint64_t v = 0;
+
+	return parse_size(s, &v) ? UINT64_MAX : v;
+}
+
+static uint64_t tm(const char *s)
+{
+	uint64_t v = 0;
+
+	return parse_time(s, &v) ? UINT64_MAX : v;
+}
+
+TEST(rates)
+{
+	EXPECT_EQ(100000000ULL, rate("100mbit"));
+	EXPECT_EQ(100000000ULL, rate("100Mbit"));
+	EXPECT_EQ(1500000ULL, rate("1.5mbit"));
+	EXPECT_EQ(64ULL, rate("64"));
+	EXPECT_EQ(64ULL, rate("64bit"));
+	EXPECT_EQ(100000000ULL, rate("12.5mbps"));
+	EXPECT_EQ(8192ULL, rate("1kibps"));
+	EXPECT_EQ(1000000000ULL, rate("1gbit"));
+	EXPECT_EQ(0ULL, rate("0"));
+}
+
+TEST(bad_rates)
+{
+	EXPECT_EQ(UINT64_MAX, rate(""));
+	EXPECT_EQ(UINT64_MAX, rate("mbit"));
+	EXPECT_EQ(UINT64_MAX, rate("-5mbit"));
+	EXPECT_EQ(UINT64_MAX, rate("5furlongs"));
+	EXPECT_EQ(UINT64_MAX, rate("5 mbit"));
+	EXPECT_EQ(UINT64_MAX, rate("nan"));
+	EXPECT_EQ(UINT64_MAX, rate("inf"));
+	EXPECT_EQ(UINT64_MAX, rate("1e30bit"));
+}
+
+TEST(sizes)
+{
+	EXPECT_EQ(1500ULL, size("1500"));
+	EXPECT_EQ(1500ULL, size("1500b"));
+	EXPECT_EQ(65536ULL, size("64k"));
+	EXPECT_EQ(65536ULL, size("64kb"));
+	EXPECT_EQ(2097152ULL, size("2m"));
+	EXPECT_EQ(128ULL, size("1kbit"));
+	EXPECT_EQ(UINT64_MAX, size("1x"));
+	EXPECT_EQ(UINT64_MAX, size("-1"));
+}
+
+TEST(times)
+{
+	EXPECT_EQ(10000000ULL, tm("10ms"));
+	EXPECT_EQ(250000ULL, tm("250us"));
+	EXPECT_EQ(250000ULL, tm("250"));
+	EXPECT_EQ(2000000000ULL, tm("2s"));
+	EXPECT_EQ(1500000000ULL, tm("1.5sec"));
+	EXPECT_EQ(UINT64_MAX, tm("10 ms"));
+	EXPECT_EQ(UINT64_MAX, tm("10min"));
+}
+
+TEST(percent)
+{
+	unsigned int p = 0;
+
+	EXPECT_EQ(0, parse_percent("60%", &p));
+	EXPECT_EQ(60U, p);
+	EXPECT_EQ(0, parse_percent("100", &p));
+	EXPECT_EQ(100U, p);
+	EXPECT_EQ(-1, parse_percent("101%", &p));
+	EXPECT_EQ(-1, parse_percent("60%%", &p));
+	EXPECT_EQ(-1, parse_percent("-1", &p));
+	EXPECT_EQ(-1, parse_percent("", &p));
+}
+
+TEST(format_reads_back)
+{
+	static const uint64_t rates[] = { 1, 999, 1000, 50000000, 1500000,
+					  100000000, 1000000000 };
+	static const uint64_t sizes[] = { 1, 1514, 1024, 65536, 3 * 1048576 };
+	char buf[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		format_rate(rates[i], buf, sizeof(buf));
+		EXPECT_EQ(rates[i], rate(buf)) TH_LOG("%s", buf);
+	}
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		format_size(sizes[i], buf, sizeof(buf));
+		EXPECT_EQ(sizes[i], size(buf)) TH_LOG("%s", buf);
+	}
+	format_rate(50000000, buf, sizeof(buf));
+	EXPECT_STREQ("50Mbit", buf);
+	format_time(10000000, buf, sizeof(buf));
+	EXPECT_STREQ("10ms", buf);
+	format_time(1500000000, buf, sizeof(buf));
+	EXPECT_STREQ("1.5s", buf);
+}
+
+TEST_HARNESS_MAIN
