@@ -17,7 +17,7 @@ KVER_RUNNING := $(shell uname -r)
 KDIR ?= $(or $(wildcard /lib/modules/$(KVER_RUNNING)/build),\
 	     /lib/modules/$(shell selftests/lib/kver 2>/dev/null)/build)
 
-SUBDIRS := lib
+SUBDIRS := lib ctl selftests/tools selftests
 
 all: kmod userspace
 
@@ -54,7 +54,8 @@ demo: deps
 
 lint: deps
 	build/ksrc/scripts/checkpatch.pl --strict --no-tree --terse \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f kmod/*.c kmod/*.h \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		-f $(filter-out %.mod.c,$(wildcard kmod/*.c)) kmod/*.h \
 		kmod/include/uapi/linux/*.h
 
 install: all

@@ -1,51 +1,46 @@
 # SPDX-License-Identifier: GPL-2.0
-# Traffic helpers for tests. Needs lib/topo.sh.
+# Traffic helpers for tests. Needs lib/topo.sh; udpprobe on PATH.
 
-# wait_udp_bound NODE PORT: until a UDP socket is bound to PORT in NODE.
-wait_udp_bound() {
-	local i
-	for i in $(seq 100); do
-		on "$1" ss -Hnlu "sport = :$2" | grep -q . && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-# udp_exchange FROM TO DST_IP MSG [PORT]: FROM sends MSG in one datagram to
-# DST_IP; TO must receive exactly MSG on a plain socket.
-udp_exchange() {
-	local from=$1 to=$2 dst=$3 msg=$4 port=${5:-4000} out pid
-	out=$(mktemp)
-	on "$to" timeout 5 socat -u "UDP4-RECVFROM:$port,reuseaddr" STDOUT >"$out" &
-	pid=$!
-	wait_udp_bound "$to" "$port" || { kill $pid 2>/dev/null; rm -f "$out"; return 1; }
-	printf '%s' "$msg" | on "$from" socat -u STDIN "UDP4-SENDTO:$dst:$port"
-	wait $pid
-	[ "$(cat "$out")" = "$msg" ]
-	local rc=$?
-	rm -f "$out"
-	return $rc
-}
-
-# udp_broadcast_reaches FROM "H1 H2 ...": a broadcast datagram from FROM
-# arrives at every other listed host.
-udp_broadcast_reaches() {
-	local from=$1 h pids=() outs=() rc=0 i=0 port=4001 msg
-	msg="broadcast from $from"
-	for h in $2; do
-		[ "$h" = "$from" ] && continue
+# udp_mesh "H1 H2 ..." unicast|broadcast PORT: every host listens, and sends
+# one datagram to every other host (unicast) or one to the subnet's
+# broadcast address; every host must hear from every other one (and, for
+# broadcast, from itself: Linux loops broadcasts back to local sockets).
+# Prints the hosts that missed something.
+udp_mesh() {
+	local hosts=$1 mode=$2 port=$3 h o n=0 pids=() outs=() bad= i want got self=1
+	for h in $hosts; do n=$((n + 1)); done
+	[ "$mode" = broadcast ] && self=0
+	for h in $hosts; do
 		outs+=("$(mktemp)")
-		on "$h" timeout 5 socat -u "UDP4-RECVFROM:$port,reuseaddr" \
-			STDOUT >"${outs[-1]}" &
+		on "$h" udpprobe recv "$port" $((n - self)) 3000 >"${outs[-1]}" &
 		pids+=($!)
-		wait_udp_bound "$h" "$port" || rc=1
 	done
-	printf '%s' "$msg" | on "$from" socat -u STDIN \
-		"UDP4-DATAGRAM:10.0.0.255:$port,broadcast"
-	for i in "${!pids[@]}"; do
-		wait "${pids[i]}"
-		[ "$(cat "${outs[i]}")" = "$msg" ] || rc=1
+	for i in "${!outs[@]}"; do
+		for _ in $(seq 200); do
+			grep -q listening "${outs[i]}" && break
+			sleep 0.05
+		done
+	done
+	for h in $hosts; do
+		if [ "$mode" = broadcast ]; then
+			on "$h" udpprobe send 10.0.0.255 "$port" 1
+		else
+			for o in $hosts; do
+				[ "$o" = "$h" ] || on "$h" udpprobe send "$(host_ip "$o")" "$port" 1
+			done
+		fi
+	done
+	i=0
+	for h in $hosts; do
+		wait "${pids[i]}" || bad="$bad $h"
+		want=$(for o in $hosts; do
+			[ "$o" = "$h" ] && [ $self = 1 ] || host_ip "$o"
+		done | sort | tr '\n' ,)
+		got=$(sed -n 's/.* src=\([^ ]*\).*/\1/p' "${outs[i]}" | tr , '\n' | sort | tr '\n' ,)
+		[ "$want" = "$got" ] || bad="$bad $h"
 		rm -f "${outs[i]}"
+		i=$((i + 1))
 	done
-	return $rc
+	echo "$bad"
+	[ -z "$bad" ]
 }

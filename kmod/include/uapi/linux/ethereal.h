@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * EtheReal real-time switch: constants shared by ethereal.ko and userspace.
+ * EtheReal real-time switch: constants and the generic netlink API shared
+ * by ethereal.ko and userspace. Documentation/netlink.md describes it.
  */
 #ifndef _UAPI_LINUX_ETHEREAL_H
 #define _UAPI_LINUX_ETHEREAL_H
@@ -22,5 +23,129 @@
 /* Connection IDs. 0xffff would be FF:FF:FF:FF:FF:FF, the broadcast address. */
 #define ETHEREAL_ID_MIN		0x000b
 #define ETHEREAL_ID_MAX		0xfffe
+
+/*
+ * A real-time frame handed to its output port has
+ * skb->priority == TC_H_MAKE(ETHEREAL_TC_MAJOR, qid), qid being the
+ * connection's queue on that port (its output ID there), so that the port's
+ * scheduler finds the queue without parsing the frame.
+ */
+#define ETHEREAL_TC_MAJOR	0xe7e00000U
+
+/* Frame sizes count the Ethernet header: 1514 carries a 1500-byte packet. */
+#define ETHEREAL_MAX_PKT_DEFAULT	1514
+#define ETHEREAL_MAX_PKT_MIN		60
+#define ETHEREAL_MAX_PKT_MAX		65535
+
+enum ethereal_port_role {
+	ETHEREAL_PORT_PERIPHERAL,	/* link to a host */
+	ETHEREAL_PORT_TRUNK,		/* link to another switch */
+	__ETHEREAL_PORT_ROLE_MAX
+};
+
+#define ETHEREAL_PORT_ROLE_MAX (__ETHEREAL_PORT_ROLE_MAX - 1)
+
+enum ethereal_conn_origin {
+	ETHEREAL_ORIGIN_STATIC,		/* added with ETHEREAL_CMD_CONN_NEW */
+	ETHEREAL_ORIGIN_SIGNALED,	/* set up by the signaling protocol */
+};
+
+enum ethereal_cmd {
+	ETHEREAL_CMD_UNSPEC,
+	ETHEREAL_CMD_SWITCH_ATTACH,	/* A_IFINDEX */
+	ETHEREAL_CMD_SWITCH_DETACH,	/* A_IFINDEX */
+	ETHEREAL_CMD_SWITCH_GET,	/* A_IFINDEX; dump: every switch */
+	ETHEREAL_CMD_PORT_GET,		/* A_PORT{IFINDEX}; dump: A_IFINDEX */
+	ETHEREAL_CMD_PORT_SET,		/* A_PORT{IFINDEX, ROLE} */
+	ETHEREAL_CMD_CONN_NEW,		/* A_CONN{...} */
+	ETHEREAL_CMD_CONN_DEL,		/* A_CONN{IN_IFINDEX, IN_ID} */
+	ETHEREAL_CMD_CONN_GET,		/* A_CONN{IN_IFINDEX, IN_ID};
+					 * dump: A_IFINDEX or A_CONN{IN_IFINDEX}
+					 */
+	__ETHEREAL_CMD_MAX
+};
+
+#define ETHEREAL_CMD_MAX (__ETHEREAL_CMD_MAX - 1)
+
+enum ethereal_attr {
+	ETHEREAL_A_UNSPEC,
+	ETHEREAL_A_PAD,
+	ETHEREAL_A_IFINDEX,		/* u32: the bridge */
+	ETHEREAL_A_IFNAME,		/* string: the bridge (replies) */
+	ETHEREAL_A_PORT,		/* nest: ETHEREAL_PORT_A_* */
+	ETHEREAL_A_CONN,		/* nest: ETHEREAL_CONN_A_* */
+	ETHEREAL_A_N_PORTS,		/* u32 (replies) */
+	ETHEREAL_A_N_CONNS,		/* u32 (replies) */
+	ETHEREAL_A_STATS,		/* nest: ETHEREAL_STATS_A_*, all ports */
+	__ETHEREAL_A_MAX
+};
+
+#define ETHEREAL_A_MAX (__ETHEREAL_A_MAX - 1)
+
+enum ethereal_port_attr {
+	ETHEREAL_PORT_A_UNSPEC,
+	ETHEREAL_PORT_A_PAD,
+	ETHEREAL_PORT_A_IFINDEX,	/* u32 */
+	ETHEREAL_PORT_A_IFNAME,		/* string (replies) */
+	ETHEREAL_PORT_A_ROLE,		/* u8: enum ethereal_port_role */
+	ETHEREAL_PORT_A_STP_STATE,	/* u8: BR_STATE_* (replies) */
+	ETHEREAL_PORT_A_RATE,		/* u64 bit/s: link rate, 0 unknown (replies) */
+	ETHEREAL_PORT_A_RESERVED,	/* u64 bit/s: reserved out of this port (replies) */
+	ETHEREAL_PORT_A_CONNS_IN,	/* u32: connections entering here (replies) */
+	ETHEREAL_PORT_A_CONNS_OUT,	/* u32: connections leaving here (replies) */
+	ETHEREAL_PORT_A_STATS,		/* nest: ETHEREAL_STATS_A_* (replies) */
+	__ETHEREAL_PORT_A_MAX
+};
+
+#define ETHEREAL_PORT_A_MAX (__ETHEREAL_PORT_A_MAX - 1)
+
+enum ethereal_conn_attr {
+	ETHEREAL_CONN_A_UNSPEC,
+	ETHEREAL_CONN_A_PAD,
+	ETHEREAL_CONN_A_IN_IFINDEX,	/* u32: port the frames arrive on */
+	ETHEREAL_CONN_A_IN_ID,		/* u16: connection ID on the input link */
+	ETHEREAL_CONN_A_OUT_IFINDEX,	/* u32: port the frames leave by */
+	ETHEREAL_CONN_A_OUT_ID,		/* u16: ID on the output link (next switch) */
+	ETHEREAL_CONN_A_OUT_MAC,	/* binary[6]: receiver's MAC (last switch) */
+	ETHEREAL_CONN_A_DADDR,		/* be32: receiver's IPv4 address */
+	ETHEREAL_CONN_A_SWAP,		/* flag: rewrite the proxy IP to DADDR */
+	ETHEREAL_CONN_A_RATE,		/* u64: bit/s, whole Ethernet frames */
+	ETHEREAL_CONN_A_BURST,		/* u32: bytes */
+	ETHEREAL_CONN_A_MAX_PKT,	/* u32: largest frame, bytes */
+	ETHEREAL_CONN_A_QID,		/* u16: queue on the output port (replies) */
+	ETHEREAL_CONN_A_ORIGIN,		/* u8: enum ethereal_conn_origin (replies) */
+	ETHEREAL_CONN_A_IN_IFNAME,	/* string (replies) */
+	ETHEREAL_CONN_A_OUT_IFNAME,	/* string (replies) */
+	ETHEREAL_CONN_A_STATS,		/* nest: ETHEREAL_STATS_A_* (replies) */
+	__ETHEREAL_CONN_A_MAX
+};
+
+#define ETHEREAL_CONN_A_MAX (__ETHEREAL_CONN_A_MAX - 1)
+
+/*
+ * Counters, all u64. RX: real-time frames that arrived (on the port, any
+ * ID; for the connection, its own). TX: real-time frames sent (out of the
+ * port; of the connection). Drops count frames that arrived on the port or
+ * for the connection, except DROP_QUEUE, which the output port counts. For
+ * a connection, RX = TX + its drops.
+ */
+enum ethereal_stats_attr {
+	ETHEREAL_STATS_A_UNSPEC,
+	ETHEREAL_STATS_A_PAD,
+	ETHEREAL_STATS_A_RX_PACKETS,		/* real-time frames arrived */
+	ETHEREAL_STATS_A_RX_BYTES,
+	ETHEREAL_STATS_A_TX_PACKETS,		/* real-time frames sent out */
+	ETHEREAL_STATS_A_TX_BYTES,
+	ETHEREAL_STATS_A_DROP_UNKNOWN_ID,	/* no connection with that ID */
+	ETHEREAL_STATS_A_DROP_PORT_STATE,	/* output port not forwarding */
+	ETHEREAL_STATS_A_DROP_OVERSIZE,		/* over max packet size or MTU */
+	ETHEREAL_STATS_A_DROP_MALFORMED,	/* headers Swap cannot rewrite */
+	ETHEREAL_STATS_A_DROP_CONTROL,		/* control range, not handled */
+	ETHEREAL_STATS_A_DROP_TO_SWITCH,	/* non-ARP frame to the switch */
+	ETHEREAL_STATS_A_DROP_QUEUE,		/* refused by the output queue */
+	__ETHEREAL_STATS_A_MAX
+};
+
+#define ETHEREAL_STATS_A_MAX (__ETHEREAL_STATS_A_MAX - 1)
 
 #endif /* _UAPI_LINUX_ETHEREAL_H */

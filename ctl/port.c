@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* etherealctl port show | set */
+#include <net/if.h>
+#include <stdio.h>
+
+#include "ctl.h"
+#include "units.h"
+
+static uint64_t u64_or_0(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_u64(a) : 0;
+}
+
+static uint32_t u32_or_0(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_u32(a) : 0;
+}
+
+static int port_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
+	const struct nlattr *pt[ETHEREAL_PORT_A_MAX + 1];
+	char bridge[IF_NAMESIZE] = "?", rate[32], reserved[32];
+	uint8_t role, state;
+	const char *name;
+
+	(void)data;
+	attr_table(nlh, tb, ETHEREAL_A_MAX);
+	nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
+	if (!pt[ETHEREAL_PORT_A_IFNAME])
+		return MNL_CB_OK;
+	name = mnl_attr_get_str(pt[ETHEREAL_PORT_A_IFNAME]);
+	if (tb[ETHEREAL_A_IFINDEX])
+		if_indextoname(mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]), bridge);
+	role = pt[ETHEREAL_PORT_A_ROLE] ? mnl_attr_get_u8(pt[ETHEREAL_PORT_A_ROLE]) : 0;
+	state = pt[ETHEREAL_PORT_A_STP_STATE] ?
+		mnl_attr_get_u8(pt[ETHEREAL_PORT_A_STP_STATE]) : 0;
+
+	if (ctl.json) {
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I}",
+				      "port", name, "bridge", bridge,
+				      "role", role_name(role),
+				      "stp_state", stp_state_name(state),
+				      "rate", (json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_RATE]),
+				      "reserved",
+				      (json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_RESERVED]),
+				      "conns_in",
+				      (json_int_t)u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
+				      "conns_out",
+				      (json_int_t)u32_or_0(pt[ETHEREAL_PORT_A_CONNS_OUT]));
+		if (ctl.stats)
+			json_object_set_new(o, "stats", stats_json(pt[ETHEREAL_PORT_A_STATS]));
+		out_add(o);
+		return MNL_CB_OK;
+	}
+	if (pt[ETHEREAL_PORT_A_RATE] && u64_or_0(pt[ETHEREAL_PORT_A_RATE]))
+		format_rate(u64_or_0(pt[ETHEREAL_PORT_A_RATE]), rate, sizeof(rate));
+	else
+		snprintf(rate, sizeof(rate), "unknown");
+	format_rate(u64_or_0(pt[ETHEREAL_PORT_A_RESERVED]), reserved, sizeof(reserved));
+	printf("%s: bridge %s role %s state %s rate %s reserved %s conns in %u out %u\n",
+	       name, bridge, role_name(role), stp_state_name(state), rate, reserved,
+	       u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
+	       u32_or_0(pt[ETHEREAL_PORT_A_CONNS_OUT]));
+	if (ctl.stats)
+		stats_print(pt[ETHEREAL_PORT_A_STATS], "    ");
+	return MNL_CB_OK;
+}
+
+static int port_show(int argc, char **argv)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+
+	if (argc > 0 && matches(argv[0], "dev")) {
+		const char *port = next_arg(&argc, &argv, "a port");
+
+		if (argc > 1)
+			usage_fail("port show: unexpected argument '%s'", argv[1]);
+		ctl_open();
+		nlh = ctl_msg(buf, ETHEREAL_CMD_PORT_GET, 0);
+		nest = mnl_attr_nest_start(nlh, ETHEREAL_A_PORT);
+		mnl_attr_put_u32(nlh, ETHEREAL_PORT_A_IFINDEX, ifindex_of(port));
+		mnl_attr_nest_end(nlh, nest);
+		ctl_talk(nlh, port_cb, NULL, port);
+		return 0;
+	}
+	if (argc > 1)
+		usage_fail("port show: unexpected argument '%s'", argv[1]);
+	ctl_open();
+	nlh = ctl_msg(buf, ETHEREAL_CMD_PORT_GET, NLM_F_DUMP);
+	if (argc == 1)
+		mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, ifindex_of(argv[0]));
+	ctl_talk(nlh, port_cb, NULL, argc == 1 ? argv[0] : "port show");
+	return 0;
+}
+
+static int port_set(int argc, char **argv)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	const char *port = NULL;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int role = -1;
+
+	for (; argc > 0; argc--, argv++) {
+		if (matches(argv[0], "dev")) {
+			port = next_arg(&argc, &argv, "a port");
+		} else if (matches(argv[0], "role")) {
+			const char *r = next_arg(&argc, &argv, "peripheral or trunk");
+
+			if (matches(r, "peripheral"))
+				role = ETHEREAL_PORT_PERIPHERAL;
+			else if (matches(r, "trunk"))
+				role = ETHEREAL_PORT_TRUNK;
+			else
+				usage_fail("role '%s': must be peripheral or trunk", r);
+		} else {
+			usage_fail("port set: unknown argument '%s'", argv[0]);
+		}
+	}
+	if (!port)
+		usage_fail("port set needs 'dev PORT'");
+	if (role < 0)
+		usage_fail("port set: nothing to change (role peripheral|trunk)");
+	ctl_open();
+	nlh = ctl_msg(buf, ETHEREAL_CMD_PORT_SET, 0);
+	nest = mnl_attr_nest_start(nlh, ETHEREAL_A_PORT);
+	mnl_attr_put_u32(nlh, ETHEREAL_PORT_A_IFINDEX, ifindex_of(port));
+	mnl_attr_put_u8(nlh, ETHEREAL_PORT_A_ROLE, (uint8_t)role);
+	mnl_attr_nest_end(nlh, nest);
+	ctl_talk(nlh, NULL, NULL, port);
+	return 0;
+}
+
+int do_port(int argc, char **argv)
+{
+	if (argc == 0 || matches(argv[0], "show") || matches(argv[0], "list"))
+		return port_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
+	if (matches(argv[0], "set"))
+		return port_set(argc - 1, argv + 1);
+	usage_fail("port: unknown command '%s' (show or set)", argv[0]);
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connections: the routing table entries of Section 3.3 of the paper.
+ *
+ * Each lives in two tables: its input port's in_conns, indexed by the ID
+ * the upstream node put in the frames (what the packet path looks up), and
+ * its output port's out_conns, indexed by the output ID this switch chose
+ * for the link, which also names the connection's queue on that port.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+
+#include "ethereal.h"
+
+static void ethereal_conn_free_rcu(struct rcu_head *head)
+{
+	struct ethereal_conn *conn = container_of(head, struct ethereal_conn, rcu);
+
+	free_percpu(conn->stats);
+	kfree(conn);
+	atomic_dec(&ethereal_live[ETHEREAL_OBJ_CONN]);
+}
+
+static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
+			       struct netlink_ext_ack *extack)
+{
+	u64 link;
+
+	if (cfg->in == cfg->out) {
+		NL_SET_ERR_MSG(extack, "Input and output port are the same");
+		return -EINVAL;
+	}
+	if (cfg->in->sw != cfg->out->sw) {
+		NL_SET_ERR_MSG(extack, "Input and output port are on different switches");
+		return -EINVAL;
+	}
+	if (cfg->swap && !cfg->daddr) {
+		NL_SET_ERR_MSG(extack, "Swap needs the receiver's IPv4 address");
+		return -EINVAL;
+	}
+	if (cfg->burst < cfg->max_pkt) {
+		NL_SET_ERR_MSG(extack, "Burst is smaller than the maximum packet size");
+		return -EINVAL;
+	}
+	link = ethereal_port_rate(cfg->out);
+	if (link && cfg->rate > link) {
+		NL_SET_ERR_MSG(extack, "Rate exceeds the output port's link rate");
+		return -EINVAL;
+	}
+	if (link && cfg->out->reserved + cfg->rate > link) {
+		NL_SET_ERR_MSG(extack, "Not enough bandwidth left on the output port");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* Take the output ID: the one asked for, or a free one. */
+static int ethereal_conn_take_out_id(struct ethereal_conn *conn,
+				     const struct ethereal_conn_cfg *cfg,
+				     struct netlink_ext_ack *extack)
+{
+	struct ethereal_port *out = cfg->out;
+	u32 id;
+	int err;
+
+	if (cfg->out_id) {
+		err = xa_insert(&out->out_conns, cfg->out_id, conn, GFP_KERNEL);
+		if (err == -EBUSY)
+			NL_SET_ERR_MSG(extack, "Output ID already in use on the output port");
+		if (err)
+			return err;
+		conn->qid = cfg->out_id;
+		return 0;
+	}
+	err = xa_alloc_cyclic(&out->out_conns, &id, conn,
+			      XA_LIMIT(ETHEREAL_ID_MIN, ETHEREAL_ID_MAX),
+			      &out->out_next, GFP_KERNEL);
+	if (err == -EBUSY)
+		NL_SET_ERR_MSG(extack, "No free ID left on the output port");
+	if (err < 0)
+		return err;
+	conn->qid = id;
+	return 0;
+}
+
+struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
+					struct netlink_ext_ack *extack)
+{
+	struct ethereal_conn *conn;
+	int err;
+
+	ASSERT_RTNL();
+	err = ethereal_conn_check(cfg, extack);
+	if (err)
+		return ERR_PTR(err);
+
+	conn = kzalloc(sizeof(*conn), GFP_KERNEL);
+	if (!conn)
+		return ERR_PTR(-ENOMEM);
+	conn->stats = ethereal_stats_alloc();
+	if (!conn->stats) {
+		kfree(conn);
+		return ERR_PTR(-ENOMEM);
+	}
+	conn->in = cfg->in;
+	conn->out = cfg->out;
+	conn->in_id = cfg->in_id;
+	conn->to_host = cfg->to_host;
+	conn->swap = cfg->swap;
+	conn->origin = cfg->origin;
+	conn->daddr = cfg->daddr;
+	conn->rate = cfg->rate;
+	conn->burst = cfg->burst;
+	conn->max_pkt = cfg->max_pkt;
+
+	err = ethereal_conn_take_out_id(conn, cfg, extack);
+	if (err)
+		goto free;
+	if (conn->to_host) {
+		ether_addr_copy(conn->out_mac, cfg->out_mac);
+	} else {
+		eth_broadcast_addr(conn->out_mac);
+		put_unaligned_be16(conn->qid, conn->out_mac + ETHEREAL_MAC_PREFIX_LEN);
+	}
+
+	/* Publishes the connection to the packet path: fill it in first. */
+	err = xa_insert(&cfg->in->in_conns, cfg->in_id, conn, GFP_KERNEL);
+	if (err) {
+		if (err == -EBUSY)
+			NL_SET_ERR_MSG(extack, "Connection ID already in use on the input port");
+		xa_erase(&cfg->out->out_conns, conn->qid);
+		goto free;
+	}
+	conn->in->n_in++;
+	conn->out->n_out++;
+	conn->out->reserved += conn->rate;
+	conn->in->sw->n_conns++;
+	conn->in->sw->gen++;
+	atomic_inc(&ethereal_live[ETHEREAL_OBJ_CONN]);
+	return conn;
+
+free:
+	free_percpu(conn->stats);
+	kfree(conn);
+	return ERR_PTR(err);
+}
+
+void ethereal_conn_del(struct ethereal_conn *conn)
+{
+	ASSERT_RTNL();
+	xa_erase(&conn->in->in_conns, conn->in_id);
+	xa_erase(&conn->out->out_conns, conn->qid);
+	conn->in->n_in--;
+	conn->out->n_out--;
+	conn->out->reserved -= conn->rate;
+	conn->in->sw->n_conns--;
+	conn->in->sw->gen++;
+	/* The packet path may still hold it. */
+	call_rcu(&conn->rcu, ethereal_conn_free_rcu);
+}
+
+/* Remove every connection entering or leaving the port. */
+void ethereal_port_flush_conns(struct ethereal_port *port)
+{
+	struct ethereal_conn *conn;
+	unsigned long id;
+
+	xa_for_each(&port->in_conns, id, conn)
+		ethereal_conn_del(conn);
+	xa_for_each(&port->out_conns, id, conn)
+		ethereal_conn_del(conn);
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * EtheReal: internal structures of ethereal.ko.
+ *
+ * Locking: configuration (switches, ports, connections) changes under RTNL,
+ * which also serializes it with the bridge and the qdisc. The packet path
+ * reads under RCU only: port state through its netfilter hook's private
+ * pointer, connections through XArray loads. Objects are freed after a
+ * grace period.
+ */
+#ifndef _ETHEREAL_H
+#define _ETHEREAL_H
+
+#include <linux/etherdevice.h>
+#include <linux/if_bridge.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/netfilter.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/xarray.h>
+#include <net/net_namespace.h>
+
+#include <linux/ethereal.h>
+
+/* Indices of the counters in struct ethereal_stats, in uapi order. */
+enum ethereal_counter {
+	ETHEREAL_RX_PACKETS,
+	ETHEREAL_RX_BYTES,
+	ETHEREAL_TX_PACKETS,
+	ETHEREAL_TX_BYTES,
+	ETHEREAL_DROP_UNKNOWN_ID,
+	ETHEREAL_DROP_PORT_STATE,
+	ETHEREAL_DROP_OVERSIZE,
+	ETHEREAL_DROP_MALFORMED,
+	ETHEREAL_DROP_CONTROL,
+	ETHEREAL_DROP_TO_SWITCH,
+	ETHEREAL_DROP_QUEUE,
+	ETHEREAL_N_COUNTERS
+};
+
+/* Per-CPU counters: the packet path never shares a cache line for them. */
+struct ethereal_stats {
+	u64_stats_t c[ETHEREAL_N_COUNTERS];
+	struct u64_stats_sync syncp;
+};
+
+struct ethereal_switch {
+	struct list_head node;		/* in ethereal_net.switches */
+	struct net_device *br;
+	netdevice_tracker br_tracker;
+	struct list_head ports;
+	unsigned int n_ports;
+	unsigned int n_conns;
+	u32 gen;			/* bumped on every change, for dumps */
+	struct rcu_head rcu;
+};
+
+struct ethereal_port {
+	struct list_head node;		/* in ethereal_switch.ports */
+	struct ethereal_switch *sw;
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	struct nf_hook_ops hook;	/* .priv is this port */
+	u8 role;			/* enum ethereal_port_role */
+	u8 stp_state;			/* BR_STATE_*, cached: see stp_notify */
+	struct xarray in_conns;		/* input ID -> connection */
+	struct xarray out_conns;	/* output ID (qid) -> connection */
+	u32 out_next;			/* cyclic output ID allocation */
+	unsigned int n_in;
+	unsigned int n_out;
+	u64 reserved;			/* bit/s of connections leaving here */
+	struct ethereal_stats __percpu *stats;
+	struct rcu_head rcu;
+};
+
+struct ethereal_conn {
+	struct ethereal_port *in;
+	struct ethereal_port *out;
+	u16 in_id;
+	u16 qid;			/* output ID, and queue on the output port */
+	u8 out_mac[ETH_ALEN];		/* FF:FF:FF:FF:qid, or the receiver's MAC */
+	bool to_host;			/* out_mac is the receiver's MAC */
+	bool swap;
+	u8 origin;			/* enum ethereal_conn_origin */
+	__be32 daddr;
+	u64 rate;			/* bit/s */
+	u32 burst;			/* bytes */
+	u32 max_pkt;			/* bytes, Ethernet header included */
+	struct ethereal_stats __percpu *stats;
+	struct rcu_head rcu;
+};
+
+/* What a connection is asked to be, before it exists. */
+struct ethereal_conn_cfg {
+	struct ethereal_port *in;
+	struct ethereal_port *out;
+	u16 in_id;
+	u16 out_id;			/* 0: allocate one (or to_host) */
+	bool to_host;
+	u8 out_mac[ETH_ALEN];
+	bool swap;
+	u8 origin;
+	__be32 daddr;
+	u64 rate;
+	u32 burst;
+	u32 max_pkt;
+};
+
+static inline bool ethereal_mac_is_rt(const u8 *mac)
+{
+	/* FF:FF:FF:FF:X:Y; FF:FF:FF:FF:FF:FF (broadcast) is checked first. */
+	return get_unaligned((const u32 *)mac) == 0xffffffff;
+}
+
+static inline u16 ethereal_mac_id(const u8 *mac)
+{
+	return get_unaligned_be16(mac + ETHEREAL_MAC_PREFIX_LEN);
+}
+
+static inline void ethereal_stats_add(struct ethereal_stats __percpu *stats,
+				      enum ethereal_counter c, u64 v)
+{
+	struct ethereal_stats *s = this_cpu_ptr(stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_add(&s->c[c], v);
+	u64_stats_update_end(&s->syncp);
+}
+
+static inline void ethereal_stats_inc(struct ethereal_stats __percpu *stats,
+				      enum ethereal_counter c)
+{
+	ethereal_stats_add(stats, c, 1);
+}
+
+/* main.c */
+struct ethereal_net {
+	struct list_head switches;
+};
+
+struct ethereal_net *ethereal_pernet(struct net *net);
+
+/* Live objects, checked at unload: Debian's kernel has no kmemleak. */
+enum ethereal_obj { ETHEREAL_OBJ_SWITCH, ETHEREAL_OBJ_PORT, ETHEREAL_OBJ_CONN,
+		    ETHEREAL_N_OBJ };
+extern atomic_t ethereal_live[ETHEREAL_N_OBJ];
+
+/* switch.c */
+struct ethereal_switch *ethereal_switch_find(struct net *net,
+					     const struct net_device *br);
+struct ethereal_port *ethereal_port_find(struct net *net,
+					 const struct net_device *dev);
+int ethereal_switch_attach(struct net *net, struct net_device *br,
+			   struct netlink_ext_ack *extack);
+void ethereal_switch_detach(struct ethereal_switch *sw);
+int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev);
+void ethereal_port_remove(struct ethereal_port *port);
+u64 ethereal_port_rate(const struct ethereal_port *port);
+void ethereal_stats_sum(struct ethereal_stats __percpu *stats,
+			u64 sum[ETHEREAL_N_COUNTERS]);
+struct ethereal_stats __percpu *ethereal_stats_alloc(void);
+int ethereal_notifiers_register(void);
+void ethereal_notifiers_unregister(void);
+
+/* conn.c */
+struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
+					struct netlink_ext_ack *extack);
+void ethereal_conn_del(struct ethereal_conn *conn);
+void ethereal_port_flush_conns(struct ethereal_port *port);
+
+/* receive.c */
+unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,
+			      const struct nf_hook_state *state);
+
+/* netlink.c */
+int ethereal_genl_register(void);
+void ethereal_genl_unregister(void);
+
+#endif /* _ETHEREAL_H */

@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "ethereal": configuration and counters.
+ * Documentation/netlink.md describes the messages.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
+
+#include "ethereal.h"
+
+static struct genl_family ethereal_genl_family;
+
+/* Not const: the 6.1 policy macros take a non-const pointer. */
+static struct netlink_range_validation ethereal_id_range __ro_after_init = {
+	.min = ETHEREAL_ID_MIN,
+	.max = ETHEREAL_ID_MAX,
+};
+
+static struct netlink_range_validation ethereal_max_pkt_range __ro_after_init = {
+	.min = ETHEREAL_MAX_PKT_MIN,
+	.max = ETHEREAL_MAX_PKT_MAX,
+};
+
+static const struct nla_policy ethereal_port_policy[ETHEREAL_PORT_A_MAX + 1] = {
+	[ETHEREAL_PORT_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[ETHEREAL_PORT_A_ROLE] = NLA_POLICY_MAX(NLA_U8, ETHEREAL_PORT_ROLE_MAX),
+};
+
+static const struct nla_policy ethereal_conn_policy[ETHEREAL_CONN_A_MAX + 1] = {
+	[ETHEREAL_CONN_A_IN_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[ETHEREAL_CONN_A_IN_ID] = NLA_POLICY_FULL_RANGE(NLA_U16, &ethereal_id_range),
+	[ETHEREAL_CONN_A_OUT_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[ETHEREAL_CONN_A_OUT_ID] = NLA_POLICY_FULL_RANGE(NLA_U16, &ethereal_id_range),
+	[ETHEREAL_CONN_A_OUT_MAC] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
+	[ETHEREAL_CONN_A_DADDR] = { .type = NLA_BE32 },
+	[ETHEREAL_CONN_A_SWAP] = { .type = NLA_FLAG },
+	[ETHEREAL_CONN_A_RATE] = NLA_POLICY_MIN(NLA_U64, 1),
+	[ETHEREAL_CONN_A_BURST] = NLA_POLICY_MIN(NLA_U32, 1),
+	[ETHEREAL_CONN_A_MAX_PKT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_max_pkt_range),
+};
+
+static const struct nla_policy ethereal_policy[ETHEREAL_A_MAX + 1] = {
+	[ETHEREAL_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[ETHEREAL_A_PORT] = NLA_POLICY_NESTED(ethereal_port_policy),
+	[ETHEREAL_A_CONN] = NLA_POLICY_NESTED(ethereal_conn_policy),
+};
+
+/* Lookups from request attributes; RTNL held. */
+
+static struct net_device *ethereal_nl_dev(struct net *net, const struct nlattr *attr,
+					  struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = __dev_get_by_index(net, nla_get_u32(attr));
+
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "No such device");
+		return ERR_PTR(-ENODEV);
+	}
+	return dev;
+}
+
+static struct ethereal_switch *ethereal_nl_switch(struct net *net,
+						  const struct nlattr *attr,
+						  struct netlink_ext_ack *extack)
+{
+	struct ethereal_switch *sw;
+	struct net_device *dev;
+
+	dev = ethereal_nl_dev(net, attr, extack);
+	if (IS_ERR(dev))
+		return ERR_CAST(dev);
+	sw = ethereal_switch_find(net, dev);
+	if (!sw) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "Device is not an EtheReal switch");
+		return ERR_PTR(-ENOENT);
+	}
+	return sw;
+}
+
+static struct ethereal_port *ethereal_nl_port(struct net *net,
+					      const struct nlattr *attr,
+					      struct netlink_ext_ack *extack)
+{
+	struct ethereal_port *port;
+	struct net_device *dev;
+
+	dev = ethereal_nl_dev(net, attr, extack);
+	if (IS_ERR(dev))
+		return ERR_CAST(dev);
+	port = ethereal_port_find(net, dev);
+	if (!port) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "Device is not a port of an EtheReal switch");
+		return ERR_PTR(-ENOENT);
+	}
+	return port;
+}
+
+/* Message building */
+
+static int ethereal_put_stats(struct sk_buff *msg, int attr,
+			      const u64 sum[ETHEREAL_N_COUNTERS])
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(msg, attr);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ETHEREAL_N_COUNTERS; i++)
+		if (nla_put_u64_64bit(msg, ETHEREAL_STATS_A_RX_PACKETS + i, sum[i],
+				      ETHEREAL_STATS_A_PAD))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ethereal_fill_switch(struct sk_buff *msg, const struct ethereal_switch *sw)
+{
+	u64 sum[ETHEREAL_N_COUNTERS] = {}, v[ETHEREAL_N_COUNTERS];
+	struct ethereal_port *port;
+	int i;
+
+	list_for_each_entry(port, &sw->ports, node) {
+		ethereal_stats_sum(port->stats, v);
+		for (i = 0; i < ETHEREAL_N_COUNTERS; i++)
+			sum[i] += v[i];
+	}
+	if (nla_put_u32(msg, ETHEREAL_A_IFINDEX, sw->br->ifindex) ||
+	    nla_put_string(msg, ETHEREAL_A_IFNAME, sw->br->name) ||
+	    nla_put_u32(msg, ETHEREAL_A_N_PORTS, sw->n_ports) ||
+	    nla_put_u32(msg, ETHEREAL_A_N_CONNS, sw->n_conns))
+		return -EMSGSIZE;
+	return ethereal_put_stats(msg, ETHEREAL_A_STATS, sum);
+}
+
+static int ethereal_fill_port(struct sk_buff *msg, const struct ethereal_port *port)
+{
+	u64 sum[ETHEREAL_N_COUNTERS];
+	struct nlattr *nest;
+
+	if (nla_put_u32(msg, ETHEREAL_A_IFINDEX, port->sw->br->ifindex))
+		return -EMSGSIZE;
+	nest = nla_nest_start(msg, ETHEREAL_A_PORT);
+	if (!nest)
+		return -EMSGSIZE;
+	ethereal_stats_sum(port->stats, sum);
+	if (nla_put_u32(msg, ETHEREAL_PORT_A_IFINDEX, port->dev->ifindex) ||
+	    nla_put_string(msg, ETHEREAL_PORT_A_IFNAME, port->dev->name) ||
+	    nla_put_u8(msg, ETHEREAL_PORT_A_ROLE, port->role) ||
+	    nla_put_u8(msg, ETHEREAL_PORT_A_STP_STATE, READ_ONCE(port->stp_state)) ||
+	    nla_put_u64_64bit(msg, ETHEREAL_PORT_A_RATE, ethereal_port_rate(port),
+			      ETHEREAL_PORT_A_PAD) ||
+	    nla_put_u64_64bit(msg, ETHEREAL_PORT_A_RESERVED, port->reserved,
+			      ETHEREAL_PORT_A_PAD) ||
+	    nla_put_u32(msg, ETHEREAL_PORT_A_CONNS_IN, port->n_in) ||
+	    nla_put_u32(msg, ETHEREAL_PORT_A_CONNS_OUT, port->n_out) ||
+	    ethereal_put_stats(msg, ETHEREAL_PORT_A_STATS, sum))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int ethereal_fill_conn(struct sk_buff *msg, const struct ethereal_conn *conn)
+{
+	u64 sum[ETHEREAL_N_COUNTERS];
+	struct nlattr *nest;
+
+	if (nla_put_u32(msg, ETHEREAL_A_IFINDEX, conn->in->sw->br->ifindex))
+		return -EMSGSIZE;
+	nest = nla_nest_start(msg, ETHEREAL_A_CONN);
+	if (!nest)
+		return -EMSGSIZE;
+	ethereal_stats_sum(conn->stats, sum);
+	if (nla_put_u32(msg, ETHEREAL_CONN_A_IN_IFINDEX, conn->in->dev->ifindex) ||
+	    nla_put_string(msg, ETHEREAL_CONN_A_IN_IFNAME, conn->in->dev->name) ||
+	    nla_put_u16(msg, ETHEREAL_CONN_A_IN_ID, conn->in_id) ||
+	    nla_put_u32(msg, ETHEREAL_CONN_A_OUT_IFINDEX, conn->out->dev->ifindex) ||
+	    nla_put_string(msg, ETHEREAL_CONN_A_OUT_IFNAME, conn->out->dev->name) ||
+	    nla_put_u16(msg, ETHEREAL_CONN_A_QID, conn->qid) ||
+	    (conn->to_host ?
+	     nla_put(msg, ETHEREAL_CONN_A_OUT_MAC, ETH_ALEN, conn->out_mac) :
+	     nla_put_u16(msg, ETHEREAL_CONN_A_OUT_ID, conn->qid)) ||
+	    (conn->daddr && nla_put_be32(msg, ETHEREAL_CONN_A_DADDR, conn->daddr)) ||
+	    (conn->swap && nla_put_flag(msg, ETHEREAL_CONN_A_SWAP)) ||
+	    nla_put_u64_64bit(msg, ETHEREAL_CONN_A_RATE, conn->rate, ETHEREAL_CONN_A_PAD) ||
+	    nla_put_u32(msg, ETHEREAL_CONN_A_BURST, conn->burst) ||
+	    nla_put_u32(msg, ETHEREAL_CONN_A_MAX_PKT, conn->max_pkt) ||
+	    nla_put_u8(msg, ETHEREAL_CONN_A_ORIGIN, conn->origin) ||
+	    ethereal_put_stats(msg, ETHEREAL_CONN_A_STATS, sum))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+typedef int (*ethereal_fill_t)(struct sk_buff *msg, const void *obj);
+
+static int ethereal_nl_reply(struct genl_info *info, u8 cmd,
+			     ethereal_fill_t fill, const void *obj)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ethereal_genl_family, 0, cmd);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	err = fill(msg, obj);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int ethereal_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+				u8 cmd, ethereal_fill_t fill, const void *obj)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ethereal_genl_family, NLM_F_MULTI, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
+	if (fill(skb, obj)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Parse a nest the family policy has already validated. */
+static int ethereal_nl_nest(struct nlattr **tb, int max, struct nlattr *nest,
+			    const struct nla_policy *policy, struct genl_info *info)
+{
+	return nla_parse_nested(tb, max, nest, policy, info->extack);
+}
+
+/* Switches */
+
+static int ethereal_nl_attach(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net_device *br;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_IFINDEX))
+		return -EINVAL;
+	rtnl_lock();
+	br = ethereal_nl_dev(genl_info_net(info), info->attrs[ETHEREAL_A_IFINDEX],
+			     info->extack);
+	err = IS_ERR(br) ? PTR_ERR(br) :
+		ethereal_switch_attach(genl_info_net(info), br, info->extack);
+	if (err == -EINVAL || err == -EEXIST)
+		NL_SET_BAD_ATTR(info->extack, info->attrs[ETHEREAL_A_IFINDEX]);
+	rtnl_unlock();
+	return err;
+}
+
+static int ethereal_nl_detach(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ethereal_switch *sw;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_IFINDEX))
+		return -EINVAL;
+	rtnl_lock();
+	sw = ethereal_nl_switch(genl_info_net(info), info->attrs[ETHEREAL_A_IFINDEX],
+				info->extack);
+	if (!IS_ERR(sw))
+		ethereal_switch_detach(sw);
+	rtnl_unlock();
+	return PTR_ERR_OR_ZERO(sw);
+}
+
+static int ethereal_fill_switch_obj(struct sk_buff *msg, const void *obj)
+{
+	return ethereal_fill_switch(msg, obj);
+}
+
+static int ethereal_nl_switch_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ethereal_switch *sw;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_IFINDEX))
+		return -EINVAL;
+	rtnl_lock();
+	sw = ethereal_nl_switch(genl_info_net(info), info->attrs[ETHEREAL_A_IFINDEX],
+				info->extack);
+	err = IS_ERR(sw) ? PTR_ERR(sw) :
+		ethereal_nl_reply(info, ETHEREAL_CMD_SWITCH_GET,
+				  ethereal_fill_switch_obj, sw);
+	rtnl_unlock();
+	return err;
+}
+
+static int ethereal_nl_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ethereal_net *en = ethereal_pernet(sock_net(cb->skb->sk));
+	struct ethereal_switch *sw;
+	long i = 0;
+
+	rtnl_lock();
+	list_for_each_entry(sw, &en->switches, node) {
+		if (i++ < cb->args[0])
+			continue;
+		if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_SWITCH_GET,
+					 ethereal_fill_switch_obj, sw))
+			break;
+		cb->args[0] = i;
+	}
+	rtnl_unlock();
+	return skb->len;
+}
+
+/* Ports */
+
+static int ethereal_fill_port_obj(struct sk_buff *msg, const void *obj)
+{
+	return ethereal_fill_port(msg, obj);
+}
+
+static struct ethereal_port *ethereal_nl_port_req(struct genl_info *info,
+						  struct nlattr **tb)
+{
+	struct nlattr *nest = info->attrs[ETHEREAL_A_PORT];
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_PORT) ||
+	    ethereal_nl_nest(tb, ETHEREAL_PORT_A_MAX, nest, ethereal_port_policy, info) ||
+	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_PORT_A_IFINDEX))
+		return ERR_PTR(-EINVAL);
+	return ethereal_nl_port(genl_info_net(info), tb[ETHEREAL_PORT_A_IFINDEX],
+				info->extack);
+}
+
+static int ethereal_nl_port_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[ETHEREAL_PORT_A_MAX + 1];
+	struct ethereal_port *port;
+	int err;
+
+	rtnl_lock();
+	port = ethereal_nl_port_req(info, tb);
+	err = IS_ERR(port) ? PTR_ERR(port) :
+		ethereal_nl_reply(info, ETHEREAL_CMD_PORT_GET,
+				  ethereal_fill_port_obj, port);
+	rtnl_unlock();
+	return err;
+}
+
+static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[ETHEREAL_PORT_A_MAX + 1];
+	struct ethereal_port *port;
+	int err = 0;
+
+	rtnl_lock();
+	port = ethereal_nl_port_req(info, tb);
+	if (IS_ERR(port)) {
+		err = PTR_ERR(port);
+		goto out;
+	}
+	if (!tb[ETHEREAL_PORT_A_ROLE]) {
+		NL_SET_ERR_MSG(info->extack, "Nothing to change: no role given");
+		err = -EINVAL;
+		goto out;
+	}
+	WRITE_ONCE(port->role, nla_get_u8(tb[ETHEREAL_PORT_A_ROLE]));
+	port->sw->gen++;
+out:
+	rtnl_unlock();
+	return err;
+}
+
+/*
+ * Dumps walk switch, port and connection ID; cb->args[] holds where the
+ * last batch stopped: [0] switch, [1] port, [2] next ID.
+ */
+struct ethereal_dump_filter {
+	struct ethereal_switch *sw;	/* only this switch */
+	struct ethereal_port *port;	/* only this port */
+};
+
+static int ethereal_dump_filter(struct netlink_callback *cb,
+				struct ethereal_dump_filter *f, bool conn)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct net *net = sock_net(cb->skb->sk);
+	struct nlattr *tb[ETHEREAL_CONN_A_MAX + 1];
+	struct nlattr *attr;
+	int err;
+
+	memset(f, 0, sizeof(*f));
+	attr = info->attrs[ETHEREAL_A_IFINDEX];
+	if (attr) {
+		f->sw = ethereal_nl_switch(net, attr, cb->extack);
+		if (IS_ERR(f->sw))
+			return PTR_ERR(f->sw);
+	}
+	attr = info->attrs[ETHEREAL_A_CONN];
+	if (conn && attr) {
+		err = nla_parse_nested(tb, ETHEREAL_CONN_A_MAX, attr,
+				       ethereal_conn_policy, cb->extack);
+		if (err)
+			return err;
+		if (tb[ETHEREAL_CONN_A_IN_IFINDEX]) {
+			f->port = ethereal_nl_port(net, tb[ETHEREAL_CONN_A_IN_IFINDEX],
+						   cb->extack);
+			if (IS_ERR(f->port))
+				return PTR_ERR(f->port);
+			f->sw = f->port->sw;
+		}
+	}
+	return 0;
+}
+
+static int ethereal_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ethereal_net *en = ethereal_pernet(sock_net(cb->skb->sk));
+	struct ethereal_dump_filter f;
+	struct ethereal_switch *sw;
+	struct ethereal_port *port;
+	long s = 0, p;
+	int err;
+
+	rtnl_lock();
+	err = ethereal_dump_filter(cb, &f, false);
+	if (err)
+		goto out;
+	list_for_each_entry(sw, &en->switches, node) {
+		if (s++ < cb->args[0] || (f.sw && sw != f.sw))
+			continue;
+		p = 0;
+		list_for_each_entry(port, &sw->ports, node) {
+			if (p++ < cb->args[1])
+				continue;
+			if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_PORT_GET,
+						 ethereal_fill_port_obj, port))
+				goto out;
+			cb->args[1] = p;
+		}
+		cb->args[0] = s;
+		cb->args[1] = 0;
+	}
+out:
+	rtnl_unlock();
+	return err ? err : skb->len;
+}
+
+/* Connections */
+
+static int ethereal_fill_conn_obj(struct sk_buff *msg, const void *obj)
+{
+	return ethereal_fill_conn(msg, obj);
+}
+
+static int ethereal_nl_conn_cfg(struct genl_info *info, struct nlattr **tb,
+				struct ethereal_conn_cfg *cfg)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *nest = info->attrs[ETHEREAL_A_CONN];
+	struct net *net = genl_info_net(info);
+	u64 burst;
+
+	if (NL_REQ_ATTR_CHECK(extack, nest, tb, ETHEREAL_CONN_A_IN_IFINDEX) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, ETHEREAL_CONN_A_IN_ID) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, ETHEREAL_CONN_A_OUT_IFINDEX) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, ETHEREAL_CONN_A_RATE))
+		return -EINVAL;
+	if (tb[ETHEREAL_CONN_A_OUT_ID] && tb[ETHEREAL_CONN_A_OUT_MAC]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[ETHEREAL_CONN_A_OUT_MAC],
+				    "Give the output ID or the receiver's MAC, not both");
+		return -EINVAL;
+	}
+	if (!tb[ETHEREAL_CONN_A_OUT_ID] && !tb[ETHEREAL_CONN_A_OUT_MAC]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "Missing the output ID or the receiver's MAC");
+		return -EINVAL;
+	}
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->in = ethereal_nl_port(net, tb[ETHEREAL_CONN_A_IN_IFINDEX], extack);
+	if (IS_ERR(cfg->in))
+		return PTR_ERR(cfg->in);
+	cfg->out = ethereal_nl_port(net, tb[ETHEREAL_CONN_A_OUT_IFINDEX], extack);
+	if (IS_ERR(cfg->out))
+		return PTR_ERR(cfg->out);
+	cfg->in_id = nla_get_u16(tb[ETHEREAL_CONN_A_IN_ID]);
+	if (tb[ETHEREAL_CONN_A_OUT_ID])
+		cfg->out_id = nla_get_u16(tb[ETHEREAL_CONN_A_OUT_ID]);
+	if (tb[ETHEREAL_CONN_A_OUT_MAC]) {
+		nla_memcpy(cfg->out_mac, tb[ETHEREAL_CONN_A_OUT_MAC], ETH_ALEN);
+		if (!is_valid_ether_addr(cfg->out_mac)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[ETHEREAL_CONN_A_OUT_MAC],
+					    "Receiver's MAC must be a unicast address");
+			return -EINVAL;
+		}
+		cfg->to_host = true;
+	}
+	if (tb[ETHEREAL_CONN_A_DADDR])
+		cfg->daddr = nla_get_be32(tb[ETHEREAL_CONN_A_DADDR]);
+	cfg->swap = nla_get_flag(tb[ETHEREAL_CONN_A_SWAP]);
+	cfg->origin = ETHEREAL_ORIGIN_STATIC;
+	cfg->rate = nla_get_u64(tb[ETHEREAL_CONN_A_RATE]);
+	cfg->max_pkt = tb[ETHEREAL_CONN_A_MAX_PKT] ?
+		       nla_get_u32(tb[ETHEREAL_CONN_A_MAX_PKT]) :
+		       ETHEREAL_MAX_PKT_DEFAULT;
+	if (tb[ETHEREAL_CONN_A_BURST]) {
+		cfg->burst = nla_get_u32(tb[ETHEREAL_CONN_A_BURST]);
+	} else {
+		/* The paper's cycle: 10 ms of the rate, at least two frames. */
+		burst = div_u64(cfg->rate, 8 * 100);
+		cfg->burst = clamp_t(u64, burst, 2 * cfg->max_pkt, U32_MAX);
+	}
+	return 0;
+}
+
+static int ethereal_nl_conn_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[ETHEREAL_CONN_A_MAX + 1];
+	struct ethereal_conn_cfg cfg;
+	struct ethereal_conn *conn;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_CONN))
+		return -EINVAL;
+	err = ethereal_nl_nest(tb, ETHEREAL_CONN_A_MAX, info->attrs[ETHEREAL_A_CONN],
+			       ethereal_conn_policy, info);
+	if (err)
+		return err;
+	rtnl_lock();
+	err = ethereal_nl_conn_cfg(info, tb, &cfg);
+	if (!err) {
+		conn = ethereal_conn_add(&cfg, info->extack);
+		if (IS_ERR(conn))
+			err = PTR_ERR(conn);
+	}
+	rtnl_unlock();
+	return err;
+}
+
+/* The connection a request names by input port and ID; RTNL held. */
+static struct ethereal_conn *ethereal_nl_conn_req(struct genl_info *info)
+{
+	struct nlattr *tb[ETHEREAL_CONN_A_MAX + 1];
+	struct nlattr *nest = info->attrs[ETHEREAL_A_CONN];
+	struct ethereal_port *port;
+	struct ethereal_conn *conn;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_CONN) ||
+	    ethereal_nl_nest(tb, ETHEREAL_CONN_A_MAX, nest, ethereal_conn_policy, info) ||
+	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_CONN_A_IN_IFINDEX) ||
+	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_CONN_A_IN_ID))
+		return ERR_PTR(-EINVAL);
+	port = ethereal_nl_port(genl_info_net(info), tb[ETHEREAL_CONN_A_IN_IFINDEX],
+				info->extack);
+	if (IS_ERR(port))
+		return ERR_CAST(port);
+	conn = xa_load(&port->in_conns, nla_get_u16(tb[ETHEREAL_CONN_A_IN_ID]));
+	if (!conn) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[ETHEREAL_CONN_A_IN_ID],
+				    "No connection with this ID on the port");
+		return ERR_PTR(-ENOENT);
+	}
+	return conn;
+}
+
+static int ethereal_nl_conn_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ethereal_conn *conn;
+
+	rtnl_lock();
+	conn = ethereal_nl_conn_req(info);
+	if (!IS_ERR(conn))
+		ethereal_conn_del(conn);
+	rtnl_unlock();
+	return PTR_ERR_OR_ZERO(conn);
+}
+
+static int ethereal_nl_conn_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ethereal_conn *conn;
+	int err;
+
+	rtnl_lock();
+	conn = ethereal_nl_conn_req(info);
+	err = IS_ERR(conn) ? PTR_ERR(conn) :
+		ethereal_nl_reply(info, ETHEREAL_CMD_CONN_GET,
+				  ethereal_fill_conn_obj, conn);
+	rtnl_unlock();
+	return err;
+}
+
+static int ethereal_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ethereal_net *en = ethereal_pernet(sock_net(cb->skb->sk));
+	struct ethereal_dump_filter f;
+	struct ethereal_switch *sw;
+	struct ethereal_port *port;
+	struct ethereal_conn *conn;
+	unsigned long id;
+	long s = 0, p;
+	int err;
+
+	rtnl_lock();
+	err = ethereal_dump_filter(cb, &f, true);
+	if (err)
+		goto out;
+	list_for_each_entry(sw, &en->switches, node) {
+		if (s++ < cb->args[0] || (f.sw && sw != f.sw))
+			continue;
+		cb->seq = sw->gen;
+		p = 0;
+		list_for_each_entry(port, &sw->ports, node) {
+			if (p++ < cb->args[1] || (f.port && port != f.port))
+				continue;
+			id = cb->args[2];
+			xa_for_each_start(&port->in_conns, id, conn, id) {
+				if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_CONN_GET,
+							 ethereal_fill_conn_obj, conn))
+					goto out;
+				cb->args[2] = id + 1;
+			}
+			cb->args[1] = p;
+			cb->args[2] = 0;
+		}
+		cb->args[0] = s;
+		cb->args[1] = 0;
+	}
+out:
+	rtnl_unlock();
+	return err ? err : skb->len;
+}
+
+static const struct genl_small_ops ethereal_genl_ops[] = {
+	{
+		.cmd = ETHEREAL_CMD_SWITCH_ATTACH,
+		.doit = ethereal_nl_attach,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ETHEREAL_CMD_SWITCH_DETACH,
+		.doit = ethereal_nl_detach,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ETHEREAL_CMD_SWITCH_GET,
+		.doit = ethereal_nl_switch_get,
+		.dumpit = ethereal_nl_switch_dump,
+	},
+	{
+		.cmd = ETHEREAL_CMD_PORT_GET,
+		.doit = ethereal_nl_port_get,
+		.dumpit = ethereal_nl_port_dump,
+	},
+	{
+		.cmd = ETHEREAL_CMD_PORT_SET,
+		.doit = ethereal_nl_port_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ETHEREAL_CMD_CONN_NEW,
+		.doit = ethereal_nl_conn_new,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ETHEREAL_CMD_CONN_DEL,
+		.doit = ethereal_nl_conn_del,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ETHEREAL_CMD_CONN_GET,
+		.doit = ethereal_nl_conn_get,
+		.dumpit = ethereal_nl_conn_dump,
+	},
+};
+
+static struct genl_family ethereal_genl_family __ro_after_init = {
+	.name = ETHEREAL_GENL_NAME,
+	.version = ETHEREAL_GENL_VERSION,
+	.maxattr = ETHEREAL_A_MAX,
+	.policy = ethereal_policy,
+	.netnsok = true,
+	/* Every operation takes RTNL itself. */
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.small_ops = ethereal_genl_ops,
+	.n_small_ops = ARRAY_SIZE(ethereal_genl_ops),
+};
+
+int __init ethereal_genl_register(void)
+{
+	return genl_register_family(&ethereal_genl_family);
+}
+
+void ethereal_genl_unregister(void)
+{
+	genl_unregister_family(&ethereal_genl_family);
+}

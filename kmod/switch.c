@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Switches and their ports: attaching a bridge, following its ports as they
+ * come and go, and caching their STP state for the packet path.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/switchdev.h>
+
+#include "ethereal.h"
+
+struct ethereal_switch *ethereal_switch_find(struct net *net,
+					     const struct net_device *br)
+{
+	struct ethereal_switch *sw;
+
+	ASSERT_RTNL();
+	list_for_each_entry(sw, &ethereal_pernet(net)->switches, node)
+		if (sw->br == br)
+			return sw;
+	return NULL;
+}
+
+/*
+ * By scanning rather than through the device's master: while a port is
+ * being removed from its bridge, the upper link may already be gone.
+ */
+struct ethereal_port *ethereal_port_find(struct net *net,
+					 const struct net_device *dev)
+{
+	struct ethereal_switch *sw;
+	struct ethereal_port *port;
+
+	ASSERT_RTNL();
+	list_for_each_entry(sw, &ethereal_pernet(net)->switches, node)
+		list_for_each_entry(port, &sw->ports, node)
+			if (port->dev == dev)
+				return port;
+	return NULL;
+}
+
+struct ethereal_stats __percpu *ethereal_stats_alloc(void)
+{
+	return netdev_alloc_pcpu_stats(struct ethereal_stats);
+}
+
+void ethereal_stats_sum(struct ethereal_stats __percpu *stats,
+			u64 sum[ETHEREAL_N_COUNTERS])
+{
+	int cpu, i;
+
+	memset(sum, 0, sizeof(u64) * ETHEREAL_N_COUNTERS);
+	for_each_possible_cpu(cpu) {
+		const struct ethereal_stats *s = per_cpu_ptr(stats, cpu);
+		u64 v[ETHEREAL_N_COUNTERS];
+		unsigned int start;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			for (i = 0; i < ETHEREAL_N_COUNTERS; i++)
+				v[i] = u64_stats_read(&s->c[i]);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		for (i = 0; i < ETHEREAL_N_COUNTERS; i++)
+			sum[i] += v[i];
+	}
+}
+
+/* The port's link rate in bit/s, 0 when the device does not know it. */
+u64 ethereal_port_rate(const struct ethereal_port *port)
+{
+	struct ethtool_link_ksettings ks;
+
+	ASSERT_RTNL();
+	if (__ethtool_get_link_ksettings(port->dev, &ks) ||
+	    ks.base.speed == SPEED_UNKNOWN || !ks.base.speed)
+		return 0;
+	return (u64)ks.base.speed * 1000000;
+}
+
+int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
+{
+	struct ethereal_port *port;
+	int err;
+
+	ASSERT_RTNL();
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return -ENOMEM;
+	port->stats = ethereal_stats_alloc();
+	if (!port->stats) {
+		kfree(port);
+		return -ENOMEM;
+	}
+	port->sw = sw;
+	port->dev = dev;
+	port->role = ETHEREAL_PORT_PERIPHERAL;
+	port->stp_state = br_port_get_stp_state(dev);
+	xa_init(&port->in_conns);
+	xa_init_flags(&port->out_conns, XA_FLAGS_ALLOC);
+	port->out_next = ETHEREAL_ID_MIN;
+
+	port->hook.hook = ethereal_ingress;
+	port->hook.pf = NFPROTO_NETDEV;
+	port->hook.hooknum = NF_NETDEV_INGRESS;
+	port->hook.dev = dev;
+	port->hook.priv = port;
+	err = nf_register_net_hook(dev_net(dev), &port->hook);
+	if (err) {
+		free_percpu(port->stats);
+		kfree(port);
+		return err;
+	}
+	netdev_hold(dev, &port->dev_tracker, GFP_KERNEL);
+	list_add_tail(&port->node, &sw->ports);
+	sw->n_ports++;
+	sw->gen++;
+	atomic_inc(&ethereal_live[ETHEREAL_OBJ_PORT]);
+	return 0;
+}
+
+static void ethereal_port_free_rcu(struct rcu_head *head)
+{
+	struct ethereal_port *port = container_of(head, struct ethereal_port, rcu);
+
+	xa_destroy(&port->in_conns);
+	xa_destroy(&port->out_conns);
+	netdev_put(port->dev, &port->dev_tracker);
+	free_percpu(port->stats);
+	kfree(port);
+	atomic_dec(&ethereal_live[ETHEREAL_OBJ_PORT]);
+}
+
+void ethereal_port_remove(struct ethereal_port *port)
+{
+	struct ethereal_switch *sw = port->sw;
+
+	ASSERT_RTNL();
+	ethereal_port_flush_conns(port);
+	/*
+	 * Unregistering does not wait for hooks already running, and a
+	 * connection just erased may still be in use on another port: free
+	 * after a grace period, which covers both.
+	 */
+	nf_unregister_net_hook(dev_net(port->dev), &port->hook);
+	list_del(&port->node);
+	sw->n_ports--;
+	sw->gen++;
+	call_rcu(&port->rcu, ethereal_port_free_rcu);
+}
+
+int ethereal_switch_attach(struct net *net, struct net_device *br,
+			   struct netlink_ext_ack *extack)
+{
+	struct ethereal_switch *sw;
+	struct net_device *dev;
+	struct list_head *iter;
+	int err;
+
+	ASSERT_RTNL();
+	if (!netif_is_bridge_master(br)) {
+		NL_SET_ERR_MSG(extack, "Device is not a bridge");
+		return -EINVAL;
+	}
+	if (ethereal_switch_find(net, br)) {
+		NL_SET_ERR_MSG(extack, "Bridge is already an EtheReal switch");
+		return -EEXIST;
+	}
+	sw = kzalloc(sizeof(*sw), GFP_KERNEL);
+	if (!sw)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&sw->ports);
+	sw->br = br;
+	netdev_hold(br, &sw->br_tracker, GFP_KERNEL);
+	list_add_tail(&sw->node, &ethereal_pernet(net)->switches);
+	atomic_inc(&ethereal_live[ETHEREAL_OBJ_SWITCH]);
+
+	netdev_for_each_lower_dev(br, dev, iter) {
+		err = ethereal_port_add(sw, dev);
+		if (err) {
+			NL_SET_ERR_MSG(extack, "Cannot attach to a port of the bridge");
+			ethereal_switch_detach(sw);
+			return err;
+		}
+	}
+	netdev_info(br, "attached as EtheReal switch, %u ports\n", sw->n_ports);
+	return 0;
+}
+
+static void ethereal_switch_free_rcu(struct rcu_head *head)
+{
+	struct ethereal_switch *sw = container_of(head, struct ethereal_switch, rcu);
+
+	netdev_put(sw->br, &sw->br_tracker);
+	kfree(sw);
+	atomic_dec(&ethereal_live[ETHEREAL_OBJ_SWITCH]);
+}
+
+void ethereal_switch_detach(struct ethereal_switch *sw)
+{
+	struct ethereal_port *port, *tmp;
+
+	ASSERT_RTNL();
+	list_for_each_entry_safe(port, tmp, &sw->ports, node)
+		ethereal_port_remove(port);
+	list_del(&sw->node);
+	netdev_info(sw->br, "detached\n");
+	/* Hooks still running on its ports may read it (port->sw). */
+	call_rcu(&sw->rcu, ethereal_switch_free_rcu);
+}
+
+static int ethereal_netdev_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct netdev_notifier_changeupper_info *info;
+	struct net *net = dev_net(dev);
+	struct ethereal_switch *sw;
+	struct ethereal_port *port;
+	int err;
+
+	switch (event) {
+	case NETDEV_CHANGEUPPER:
+		info = ptr;
+		sw = ethereal_switch_find(net, info->upper_dev);
+		if (!sw)
+			break;
+		port = ethereal_port_find(net, dev);
+		if (info->linking && !port) {
+			/* Refuse the port rather than leave it without a hook. */
+			err = ethereal_port_add(sw, dev);
+			if (err)
+				return notifier_from_errno(err);
+		} else if (!info->linking && port) {
+			ethereal_port_remove(port);
+		}
+		break;
+	case NETDEV_UNREGISTER:
+		sw = ethereal_switch_find(net, dev);
+		if (sw)
+			ethereal_switch_detach(sw);
+		port = ethereal_port_find(net, dev);
+		if (port)
+			ethereal_port_remove(port);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+/*
+ * The bridge announces STP state changes to switchdev drivers, deferred to
+ * process context under RTNL. br_port_get_stp_state() needs RTNL, so the
+ * packet path reads the state cached here instead.
+ */
+static int ethereal_switchdev_event(struct notifier_block *nb,
+				    unsigned long event, void *ptr)
+{
+	struct net_device *dev = switchdev_notifier_info_to_dev(ptr);
+	struct switchdev_notifier_port_attr_info *info = ptr;
+	struct ethereal_port *port;
+
+	if (event != SWITCHDEV_PORT_ATTR_SET ||
+	    info->attr->id != SWITCHDEV_ATTR_ID_PORT_STP_STATE)
+		return NOTIFY_DONE;
+	ASSERT_RTNL();
+	port = ethereal_port_find(dev_net(dev), dev);
+	if (port)
+		WRITE_ONCE(port->stp_state, info->attr->u.stp_state);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ethereal_netdev_nb = {
+	.notifier_call = ethereal_netdev_event,
+};
+
+static struct notifier_block ethereal_switchdev_nb = {
+	.notifier_call = ethereal_switchdev_event,
+};
+
+int ethereal_notifiers_register(void)
+{
+	int err;
+
+	err = register_netdevice_notifier(&ethereal_netdev_nb);
+	if (err)
+		return err;
+	err = register_switchdev_blocking_notifier(&ethereal_switchdev_nb);
+	if (err)
+		unregister_netdevice_notifier(&ethereal_netdev_nb);
+	return err;
+}
+
+void ethereal_notifiers_unregister(void)
+{
+	unregister_switchdev_blocking_notifier(&ethereal_switchdev_nb);
+	unregister_netdevice_notifier(&ethereal_netdev_nb);
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "nl.h"
+
+/* Dumps come in skbs of up to 32 KiB when the reader offers that much. */
+#define NL_RECV_SIZE 32768
+
+struct nl_ctx {
+	struct nl_sock *s;
+	mnl_cb_t cb;
+	void *data;
+};
+
+int nl_open(struct nl_sock *s, int bus)
+{
+	int one = 1;
+
+	memset(s, 0, sizeof(*s));
+	s->mnl = mnl_socket_open(bus);
+	if (!s->mnl)
+		return -errno;
+	/* Ask for the kernel's error messages, without the request echoed. */
+	mnl_socket_setsockopt(s->mnl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(s->mnl, NETLINK_CAP_ACK, &one, sizeof(one));
+	if (mnl_socket_bind(s->mnl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int err = -errno;
+
+		mnl_socket_close(s->mnl);
+		s->mnl = NULL;
+		return err;
+	}
+	s->portid = mnl_socket_get_portid(s->mnl);
+	s->seq = (unsigned int)time(NULL);
+	return 0;
+}
+
+void nl_close(struct nl_sock *s)
+{
+	if (s->mnl)
+		mnl_socket_close(s->mnl);
+	s->mnl = NULL;
+}
+
+struct nlmsghdr *nl_msg(struct nl_sock *s, void *buf, uint16_t type, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++s->seq;
+	return nlh;
+}
+
+struct nlmsghdr *nl_genl_msg(struct nl_sock *s, void *buf, uint8_t cmd,
+			     uint8_t version, uint16_t flags)
+{
+	struct nlmsghdr *nlh = nl_msg(s, buf, s->genl_family, flags);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	g->cmd = cmd;
+	g->version = version;
+	return nlh;
+}
+
+static int nl_ext_ack_attr(const struct nlattr *attr, void *data)
+{
+	struct nl_sock *s = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case NLMSGERR_ATTR_MSG:
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+			snprintf(s->errmsg, sizeof(s->errmsg), "%s",
+				 mnl_attr_get_str(attr));
+		break;
+	case NLMSGERR_ATTR_MISS_TYPE:
+		/* The kernel names a missing attribute by number only. */
+		if (!s->errmsg[0] && mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			snprintf(s->errmsg, sizeof(s->errmsg),
+				 "missing attribute %u", mnl_attr_get_u32(attr));
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* NLMSG_ERROR, and NLMSG_DONE of a dump that failed, carry TLVs after ... */
+static void nl_ext_ack(struct nl_sock *s, const struct nlmsghdr *nlh,
+		       unsigned int off)
+{
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || nlh->nlmsg_len <= off)
+		return;
+	mnl_attr_parse(nlh, off - MNL_NLMSG_HDRLEN, nl_ext_ack_attr, s);
+}
+
+static int nl_cb_error(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	struct nl_sock *s = ((struct nl_ctx *)data)->s;
+	unsigned int off = MNL_NLMSG_HDRLEN + sizeof(*e);
+
+	if (nlh->nlmsg_len < off) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	/* Without NETLINK_CAP_ACK honoured, the request follows: skip it. */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += mnl_nlmsg_get_payload_len(&e->msg);
+	nl_ext_ack(s, nlh, off);
+	if (e->error == 0)
+		return MNL_CB_STOP;
+	errno = -e->error;
+	return MNL_CB_ERROR;
+}
+
+static int nl_cb_done(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_sock *s = ((struct nl_ctx *)data)->s;
+	int err = 0;
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int))
+		err = *(const int *)mnl_nlmsg_get_payload(nlh);
+	if (err) {
+		nl_ext_ack(s, nlh, MNL_NLMSG_HDRLEN + sizeof(int));
+		errno = -err;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_STOP;
+}
+
+static int nl_cb_data(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_ctx *ctx = data;
+
+	return ctx->cb ? ctx->cb(nlh, ctx->data) : MNL_CB_OK;
+}
+
+int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = nl_cb_error,
+		[NLMSG_DONE] = nl_cb_done,
+	};
+	char buf[NL_RECV_SIZE];
+	struct nl_ctx ctx = { .s = s, .cb = cb, .data = data };
+	ssize_t n;
+	int ret;
+
+	s->errmsg[0] = '\0';
+	/* Ask for an ACK so that a request with no reply still ends. */
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(s->mnl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		n = mnl_socket_recvfrom(s->mnl, buf, sizeof(buf));
+		if (n < 0)
+			return -errno;
+		ret = mnl_cb_run2(buf, (size_t)n, nlh->nlmsg_seq, s->portid,
+				  nl_cb_data, &ctx, ctl, NLMSG_MIN_TYPE);
+		if (ret == MNL_CB_ERROR)
+			return errno ? -errno : -EIO;
+		if (ret == MNL_CB_STOP)
+			return 0;
+	}
+}
+
+static int nl_family_attr(const struct nlattr *attr, void *data)
+{
+	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
+	    mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
+		*(uint16_t *)data = mnl_attr_get_u16(attr);
+	return MNL_CB_OK;
+}
+
+static int nl_family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), nl_family_attr, data);
+	return MNL_CB_OK;
+}
+
+int nl_genl_open(struct nl_sock *s, const char *family)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	uint16_t id = 0;
+	int err;
+
+	err = nl_open(s, NETLINK_GENERIC);
+	if (err)
+		return err;
+	s->genl_family = GENL_ID_CTRL;
+	nlh = nl_genl_msg(s, buf, CTRL_CMD_GETFAMILY, 1, 0);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
+	err = nl_talk(s, nlh, nl_family_cb, &id);
+	if (!err && !id)
+		err = -ENOENT;
+	if (err) {
+		nl_close(s);
+		return err;
+	}
+	s->genl_family = id;
+	return 0;
+}

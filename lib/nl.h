@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Netlink requests over libmnl, with the kernel's extended ACK message kept
+ * for the user, and generic netlink family resolution.
+ */
+#ifndef ETHEREAL_NL_H
+#define ETHEREAL_NL_H
+
+#include <stdint.h>
+#include <libmnl/libmnl.h>
+
+struct nl_sock {
+	struct mnl_socket *mnl;
+	unsigned int portid;
+	unsigned int seq;
+	uint16_t genl_family;		/* 0 unless nl_genl_open() */
+	char errmsg[256];		/* extack message of the last error, or "" */
+};
+
+int nl_open(struct nl_sock *s, int bus);
+/* Open NETLINK_GENERIC and resolve FAMILY; -ENOENT if it is not there. */
+int nl_genl_open(struct nl_sock *s, const char *family);
+void nl_close(struct nl_sock *s);
+
+/* Start a message in BUF (MNL_SOCKET_BUFFER_SIZE bytes). */
+struct nlmsghdr *nl_msg(struct nl_sock *s, void *buf, uint16_t type, uint16_t flags);
+/* The same with a generic netlink header for CMD of the resolved family. */
+struct nlmsghdr *nl_genl_msg(struct nl_sock *s, void *buf, uint8_t cmd,
+			     uint8_t version, uint16_t flags);
+
+/*
+ * Send NLH and process replies until the ACK or the end of the dump,
+ * calling CB (may be NULL) for each data message. 0 or -errno; on error
+ * s->errmsg holds the kernel's message, if it gave one.
+ */
+int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+
+#endif

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# etherealctl says what is wrong with every bad argument: exit 2 for a bad
+# command line, 1 for an operation the kernel refused, with its message.
+# timeout=200
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+
+# expect NAME CODE MESSAGE -- ARGS...: etherealctl in sw1 exits with CODE
+# and its stderr contains MESSAGE.
+expect() {
+	local name=$1 code=$2 text=$3 out rc
+	shift 4
+	out=$(on sw1 etherealctl "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc = "$code" ] && [[ "$out" == *"$text"* ]]; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name" "exit $rc, said: $out"
+	fi
+}
+
+CONN="out swp2 lladdr 02:e7:00:00:00:02 rate 1mbit"
+
+ktap_begin 25
+topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
+ethereal_unload
+expect "module not loaded" 1 "the ethereal module is not loaded" -- show
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+
+expect "unknown command" 2 "unknown command 'frobnicate'" -- frobnicate
+expect "attach without bridge" 2 "attach needs a bridge" -- attach
+expect "unknown bridge" 1 "no device named 'br9'" -- attach br9
+expect "not a bridge" 1 "Device is not a bridge" -- attach swp1
+expect "port of a plain bridge" 1 "Device is not a port of an EtheReal switch" -- \
+	conn add dev swp1 id 03:09 $CONN
+ctl sw1 attach br0
+expect "attach twice" 1 "already an EtheReal switch" -- attach br0
+expect "unknown port" 1 "no device named 'swp9'" -- conn add dev swp9 id 03:09 $CONN
+expect "ID not an ID" 2 "'3:9' is not a connection ID" -- conn add dev swp1 id 3:9 $CONN
+expect "ID above 16 bits" 2 "is not a connection ID" -- conn add dev swp1 id 0x10000 $CONN
+expect "ID in the control range" 2 "id 00:05 is reserved (00:00 to 00:0a are control IDs)" -- \
+	conn add dev swp1 id 00:05 $CONN
+expect "ID ff:ff" 2 "broadcast" -- conn add dev swp1 id ff:ff $CONN
+expect "output ID reserved" 2 "outid 0x0001 is reserved" -- \
+	conn add dev swp1 id 03:09 out swp2 outid 0x0001 rate 1mbit
+expect "zero rate" 2 "rate must be greater than 0" -- \
+	conn add dev swp1 id 03:09 out swp2 outid 07:78 rate 0
+expect "rate not a rate" 2 "rate 'fast' is not a rate" -- \
+	conn add dev swp1 id 03:09 out swp2 outid 07:78 rate fast
+expect "rate above the port's" 1 "Rate exceeds the output port's link rate" -- \
+	conn add dev swp1 id 03:09 out swp2 outid 07:78 rate 40gbit
+expect "both outid and lladdr" 2 "either 'outid ID'" -- \
+	conn add dev swp1 id 03:09 out swp2 outid 07:78 lladdr 02:00:00:00:00:01 rate 1mbit
+expect "multicast receiver MAC" 2 "must be unicast" -- \
+	conn add dev swp1 id 03:09 out swp2 lladdr 03:00:00:00:00:01 rate 1mbit
+expect "swap without daddr" 2 "swap needs 'daddr ADDR'" -- \
+	conn add dev swp1 id 03:09 $CONN swap
+expect "maxpkt out of range" 2 "maxpkt '20' must be 60 to 65535 bytes" -- \
+	conn add dev swp1 id 03:09 $CONN maxpkt 20
+expect "same input and output port" 1 "Input and output port are the same" -- \
+	conn add dev swp1 id 03:09 out swp1 outid 07:78 rate 1mbit
+ctl sw1 conn add dev swp1 id 03:09 $CONN
+expect "duplicate ID" 1 "Connection ID already in use on the input port" -- \
+	conn add dev swp1 id 03:09 $CONN
+expect "delete what is not there" 1 "No connection with this ID on the port" -- \
+	conn del dev swp1 id 03:0a
+
+out=$(on sw1 setpriv --reuid=65534 --regid=65534 --clear-groups \
+	etherealctl conn add dev swp1 id 03:0a $CONN 2>&1)
+rc=$?
+ktap_result "not permitted" "$([ $rc = 1 ] && [[ "$out" == *"needs CAP_NET_ADMIN"* ]]; echo $?)" \
+	"exit $rc, said: $out"
+out=$(on sw1 setpriv --reuid=65534 --regid=65534 --clear-groups etherealctl conn show 2>&1)
+ktap_result "reading is permitted to anyone" "$([[ "$out" == *"id 03:09"* ]]; echo $?)" "$out"
+ktap_end

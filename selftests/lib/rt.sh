@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+# Real-time traffic in tests. Needs lib/topo.sh.
+
+# proxy_ip 03:09 -> 198.18.3.9 (the default proxy prefix, 198.18.0.0/15)
+proxy_ip() { echo "198.18.$((16#${1%%:*})).$((16#${1##*:}))"; }
+proxy_mac() { echo "ff:ff:ff:ff:$1"; }
+
+# host_proxy HOST ID: what rtcd installs on accept: the proxy IP resolves
+# to the proxy MAC, and the proxy prefix is on-link.
+host_proxy() {
+	on "$1" ip neigh replace "$(proxy_ip "$2")" lladdr "$(proxy_mac "$2")" \
+		dev eth0 nud permanent || return 1
+	on "$1" ip route replace 198.18.0.0/15 dev eth0
+}
+
+# ctl NODE ARGS...: etherealctl in NODE's namespace
+ctl() { local n=$1; shift; on "$n" etherealctl "$@"; }
+
+# port_stat SW PORT COUNTER: a port's counter (names as in etherealctl -j)
+port_stat() {
+	ctl "$1" -j -s port show dev "$2" | jq -r ".[0].stats.$3"
+}
+
+# conn_stat SW PORT ID COUNTER: a connection's counter
+conn_stat() {
+	ctl "$1" -j -s conn show dev "$2" id "$3" | jq -r ".[0].stats.$4"
+}
+
+# udp_flow FROM TO DST COUNT [SIZE [PPS]]: COUNT datagrams from FROM to
+# DST, received on a plain socket in TO; prints udpprobe's summary
+# ("received=N bytes=B dups=D dst=.. src=..") and succeeds when all arrived.
+udp_flow() {
+	local from=$1 to=$2 dst=$3 count=$4 size=${5:-64} pps=${6:-0}
+	local port=${UDP_PORT:-5000} out pid rc i
+	out=$(mktemp)
+	on "$to" udpprobe recv "$port" "$count" 2000 >"$out" &
+	pid=$!
+	for i in $(seq 200); do
+		grep -q listening "$out" && break
+		sleep 0.05
+	done
+	on "$from" udpprobe send "$dst" "$port" "$count" "$size" "$pps"
+	wait $pid
+	rc=$?
+	grep -v listening "$out"
+	rm -f "$out"
+	return $rc
+}
+
+# capture_start NODE IFACE FILTER: tcpdump -e on IFACE in the background;
+# capture_stop prints what it saw (one line per frame).
+_captures=()
+capture_start() {
+	local f; f=$(mktemp)
+	on "$1" tcpdump -i "$2" -e -n -l $3 >"$f" 2>"$f.err" &
+	_captures+=("$!:$f")
+	defer kill $! 2>/dev/null
+	for i in $(seq 200); do
+		grep -q "listening on" "$f.err" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# capture_stop N: stop the N-th capture (0-based) and print its frames
+capture_stop() {
+	local pid=${_captures[$1]%%:*} f=${_captures[$1]#*:}
+	sleep 0.3
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	cat "$f"
+	rm -f "$f" "$f.err"
+}
+
+# snmp NODE PROTO FIELD: a counter of /proc/net/snmp in NODE (Udp InCsumErrors)
+snmp() {
+	on "$1" awk -v p="$2:" -v f="$3" '
+		$1 == p && !h { for (i = 2; i <= NF; i++) col[$i] = i; h = 1; next }
+		$1 == p && h { print $col[f]; exit }' /proc/net/snmp
+}
