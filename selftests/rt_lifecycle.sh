@@ -43,6 +43,13 @@ build() {
 	host_proxy h3 03:09
 }
 
+# After destroying part of the switch: start over, traffic included.
+rebuild() {
+	stop_load
+	topo_destroy
+	build && setup_switch && start_load
+}
+
 ktap_begin 7
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 build || ktap_skip_all "cannot build topology"
@@ -68,7 +75,7 @@ ok=0
 for r in $(seq $ROUNDS); do
 	on sw1 ip link del swp3 || ok=1
 	[ "$(ctl sw1 -j show | jq '.[0].connections')" = 1 ] || ok=1
-	stop_load; topo_destroy; build && setup_switch && start_load || ok=1
+	rebuild || ok=1
 done
 ktap_result "input port deleted under load" $ok
 
@@ -76,14 +83,14 @@ ok=0
 for r in $(seq $ROUNDS); do
 	on sw1 ip link del br0 || ok=1
 	[ "$(ctl sw1 -j show | jq length)" = 0 ] || ok=1
-	stop_load; topo_destroy; build && setup_switch && start_load || ok=1
+	rebuild || ok=1
 done
 ktap_result "bridge deleted under load" $ok
 
 ok=0
 for r in $(seq $ROUNDS); do
 	ip netns del "$(ns_of sw1)" || ok=1
-	stop_load; topo_destroy; build && setup_switch && start_load || ok=1
+	rebuild || ok=1
 done
 ktap_result "switch namespace deleted under load" $ok
 
