@@ -52,9 +52,11 @@ endif
 demo: deps
 	@bench/demo
 
+# CAMELCASE: the kernel's own names (struct Qdisc, Qdisc_ops), as in every
+# net/sched/sch_*.c.
 lint: deps
 	build/ksrc/scripts/checkpatch.pl --strict --no-tree --terse \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,CAMELCASE \
 		-f $(filter-out %.mod.c,$(wildcard kmod/*.c)) kmod/*.h \
 		kmod/include/uapi/linux/*.h
 

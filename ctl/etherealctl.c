@@ -192,6 +192,7 @@ static const char *const stat_names[ETHEREAL_STATS_A_MAX + 1] = {
 	[ETHEREAL_STATS_A_DROP_CONTROL] = "drop_control",
 	[ETHEREAL_STATS_A_DROP_TO_SWITCH] = "drop_to_switch",
 	[ETHEREAL_STATS_A_DROP_QUEUE] = "drop_queue",
+	[ETHEREAL_STATS_A_DROP_EARLY] = "drop_early",
 };
 
 static uint64_t stat(const struct nlattr **tb, int type)

@@ -26,8 +26,6 @@ static void ethereal_conn_free_rcu(struct rcu_head *head)
 static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
 			       struct netlink_ext_ack *extack)
 {
-	u64 link;
-
 	if (cfg->in == cfg->out) {
 		NL_SET_ERR_MSG(extack, "Input and output port are the same");
 		return -EINVAL;
@@ -44,16 +42,8 @@ static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
 		NL_SET_ERR_MSG(extack, "Burst is smaller than the maximum packet size");
 		return -EINVAL;
 	}
-	link = ethereal_port_rate(cfg->out);
-	if (link && cfg->rate > link) {
-		NL_SET_ERR_MSG(extack, "Rate exceeds the output port's link rate");
-		return -EINVAL;
-	}
-	if (link && cfg->out->reserved + cfg->rate > link) {
-		NL_SET_ERR_MSG(extack, "Not enough bandwidth left on the output port");
-		return -ENOSPC;
-	}
-	return 0;
+	/* Bandwidth on the output link: the port's scheduler decides. */
+	return ethereal_sched_admit(cfg->out, cfg->rate, extack);
 }
 
 /* Take the output ID: the one asked for, or a free one. */
@@ -133,12 +123,23 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 		xa_erase(&cfg->out->out_conns, conn->qid);
 		goto free;
 	}
+	/* Its queue on the output port, before its first frame arrives. */
+	err = ethereal_sched_conn_add(conn->out, conn);
+	if (err) {
+		xa_erase(&cfg->in->in_conns, cfg->in_id);
+		xa_erase(&cfg->out->out_conns, conn->qid);
+		/* The packet path may have seen it already. */
+		synchronize_net();
+		goto free;
+	}
 	conn->in->n_in++;
+	conn->in->reserved_in += conn->rate;
 	conn->out->n_out++;
 	conn->out->reserved += conn->rate;
 	conn->in->sw->n_conns++;
 	conn->in->sw->gen++;
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_CONN]);
+	ethereal_discard_update(conn->in);
 	return conn;
 
 free:
@@ -151,12 +152,16 @@ void ethereal_conn_del(struct ethereal_conn *conn)
 {
 	ASSERT_RTNL();
 	xa_erase(&conn->in->in_conns, conn->in_id);
+	/* Frames still on their way to its queue go best effort. */
+	ethereal_sched_conn_del(conn->out, conn);
 	xa_erase(&conn->out->out_conns, conn->qid);
 	conn->in->n_in--;
+	conn->in->reserved_in -= conn->rate;
 	conn->out->n_out--;
 	conn->out->reserved -= conn->rate;
 	conn->in->sw->n_conns--;
 	conn->in->sw->gen++;
+	ethereal_discard_update(conn->in);
 	/* The packet path may still hold it. */
 	call_rcu(&conn->rcu, ethereal_conn_free_rcu);
 }

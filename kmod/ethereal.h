@@ -35,6 +35,7 @@ enum ethereal_counter {
 	ETHEREAL_DROP_CONTROL,
 	ETHEREAL_DROP_TO_SWITCH,
 	ETHEREAL_DROP_QUEUE,
+	ETHEREAL_DROP_EARLY,
 	ETHEREAL_N_COUNTERS
 };
 
@@ -55,6 +56,22 @@ struct ethereal_switch {
 	struct rcu_head rcu;
 };
 
+struct ethereal_sched;
+
+/*
+ * Preemptive discard (Section 3.3): the non-real-time bytes a host sent
+ * over a sliding window, approximated by the current window and the
+ * previous one weighted by how much of it still overlaps.
+ */
+struct ethereal_discard {
+	u64 window;			/* ns, 0: off */
+	u64 limit;			/* bytes per window: the host's residual */
+	u64 link;			/* bit/s, from the port's qdisc */
+	atomic64_t start;		/* of the current window, ns */
+	atomic64_t cur;			/* bytes accepted in it */
+	atomic64_t prev;		/* in the window before */
+};
+
 struct ethereal_port {
 	struct list_head node;		/* in ethereal_switch.ports */
 	struct ethereal_switch *sw;
@@ -69,6 +86,9 @@ struct ethereal_port {
 	unsigned int n_in;
 	unsigned int n_out;
 	u64 reserved;			/* bit/s of connections leaving here */
+	u64 reserved_in;		/* bit/s of connections entering here */
+	struct ethereal_sched *sched;	/* the port's root qdisc, if ours */
+	struct ethereal_discard discard;
 	struct ethereal_stats __percpu *stats;
 	struct rcu_head rcu;
 };
@@ -155,6 +175,7 @@ int ethereal_switch_attach(struct net *net, struct net_device *br,
 void ethereal_switch_detach(struct ethereal_switch *sw);
 int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev);
 void ethereal_port_remove(struct ethereal_port *port);
+u64 ethereal_dev_speed(const struct net_device *dev);
 u64 ethereal_port_rate(const struct ethereal_port *port);
 void ethereal_stats_sum(struct ethereal_stats __percpu *stats,
 			u64 sum[ETHEREAL_N_COUNTERS]);
@@ -167,6 +188,22 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 					struct netlink_ext_ack *extack);
 void ethereal_conn_del(struct ethereal_conn *conn);
 void ethereal_port_flush_conns(struct ethereal_port *port);
+
+/* sch_ethereal.c: the qdisc, and what the switch asks of it */
+int ethereal_sched_register(void);
+void ethereal_sched_unregister(void);
+void ethereal_sched_bind(struct ethereal_port *port);
+void ethereal_sched_unbind(struct ethereal_port *port);
+int ethereal_sched_admit(const struct ethereal_port *port, u64 rate,
+			 struct netlink_ext_ack *extack);
+u64 ethereal_sched_rate(const struct ethereal_port *port);
+int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn);
+void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn);
+
+/* discard.c */
+void ethereal_discard_set(struct ethereal_port *port, u64 link, u64 window);
+void ethereal_discard_update(struct ethereal_port *port);
+bool ethereal_discard(struct ethereal_port *port, const struct sk_buff *skb);
 
 /* receive.c */
 unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,

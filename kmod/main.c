@@ -96,12 +96,17 @@ static int __init ethereal_init(void)
 	err = ethereal_notifiers_register();
 	if (err)
 		goto err_pernet;
-	err = ethereal_genl_register();
+	err = ethereal_sched_register();
 	if (err)
 		goto err_notifiers;
+	err = ethereal_genl_register();
+	if (err)
+		goto err_sched;
 	pr_info("loaded\n");
 	return 0;
 
+err_sched:
+	ethereal_sched_unregister();
 err_notifiers:
 	ethereal_notifiers_unregister();
 err_pernet:
@@ -114,6 +119,8 @@ err_keys:
 static void __exit ethereal_exit(void)
 {
 	ethereal_genl_unregister();
+	/* No qdisc of ours is left: each holds a reference on the module. */
+	ethereal_sched_unregister();
 	/*
 	 * Notifiers before the per-net state they read: unregistering the
 	 * netdevice notifier replays NETDEV_UNREGISTER for every device,
@@ -134,3 +141,5 @@ module_exit(ethereal_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("EtheReal real-time Ethernet switch on the Linux bridge");
 MODULE_ALIAS_GENL_FAMILY(ETHEREAL_GENL_NAME);
+/* tc loads qdisc modules by that name */
+MODULE_ALIAS("sch_ethereal");

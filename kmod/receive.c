@@ -183,17 +183,20 @@ unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 
 	if (is_multicast_ether_addr(dest)) {
-		if (!ethereal_mac_is_rt(dest) || is_broadcast_ether_addr(dest))
-			return NF_ACCEPT;
-		id = ethereal_mac_id(dest);
-		if (id <= ETHEREAL_ID_CTRL_LAST)
-			return ethereal_drop(port, NULL, ETHEREAL_DROP_CONTROL);
-		return ethereal_rx_rt(port, skb, id);
+		if (ethereal_mac_is_rt(dest) && !is_broadcast_ether_addr(dest)) {
+			id = ethereal_mac_id(dest);
+			if (id <= ETHEREAL_ID_CTRL_LAST)
+				return ethereal_drop(port, NULL, ETHEREAL_DROP_CONTROL);
+			return ethereal_rx_rt(port, skb, id);
+		}
+	} else if (unlikely(ethereal_to_switch(port, dest)) &&
+		   skb->protocol != htons(ETH_P_ARP)) {
+		/* Keeps the switch transparent: it answers ARP and nothing else. */
+		return ethereal_drop(port, NULL, ETHEREAL_DROP_TO_SWITCH);
 	}
 
-	/* Keeps the switch transparent: it answers ARP and nothing else. */
-	if (unlikely(ethereal_to_switch(port, dest)) &&
-	    skb->protocol != htons(ETH_P_ARP))
-		return ethereal_drop(port, NULL, ETHEREAL_DROP_TO_SWITCH);
+	/* Best effort from a host over its residual bandwidth: drop early. */
+	if (ethereal_discard(port, skb))
+		return ethereal_drop(port, NULL, ETHEREAL_DROP_EARLY);
 	return NF_ACCEPT;
 }

@@ -68,16 +68,22 @@ void ethereal_stats_sum(struct ethereal_stats __percpu *stats,
 	}
 }
 
-/* The port's link rate in bit/s, 0 when the device does not know it. */
-u64 ethereal_port_rate(const struct ethereal_port *port)
+/* What the device says its speed is, in bit/s; 0 when it does not know. */
+u64 ethereal_dev_speed(const struct net_device *dev)
 {
 	struct ethtool_link_ksettings ks;
 
 	ASSERT_RTNL();
-	if (__ethtool_get_link_ksettings(port->dev, &ks) ||
+	if (__ethtool_get_link_ksettings((struct net_device *)dev, &ks) ||
 	    ks.base.speed == SPEED_UNKNOWN || !ks.base.speed)
 		return 0;
 	return (u64)ks.base.speed * 1000000;
+}
+
+/* The port's link rate: its qdisc's when it has ours, else the device's. */
+u64 ethereal_port_rate(const struct ethereal_port *port)
+{
+	return ethereal_sched_rate(port) ?: ethereal_dev_speed(port->dev);
 }
 
 int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
@@ -118,6 +124,7 @@ int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 	sw->n_ports++;
 	sw->gen++;
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_PORT]);
+	ethereal_sched_bind(port);
 	return 0;
 }
 
@@ -139,6 +146,7 @@ void ethereal_port_remove(struct ethereal_port *port)
 
 	ASSERT_RTNL();
 	ethereal_port_flush_conns(port);
+	ethereal_sched_unbind(port);
 	/*
 	 * Unregistering does not wait for hooks already running, and a
 	 * connection just erased may still be in use on another port: free

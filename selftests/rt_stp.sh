@@ -33,7 +33,7 @@ ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
 	daddr "$(host_ip h2)" swap rate 10mbit
 host_proxy h1 03:09
 seen=$(state swp2)
-on h1 udpprobe send "$(proxy_ip 03:09)" 5000 500 100 100 &
+on h1 udpprobe send "$(proxy_ip 03:09)" 5000 500 100 100 >/dev/null &
 sender=$!
 while kill -0 $sender 2>/dev/null; do
 	seen="$seen $(state swp2)"

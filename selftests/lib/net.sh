@@ -23,10 +23,11 @@ udp_mesh() {
 	done
 	for h in $hosts; do
 		if [ "$mode" = broadcast ]; then
-			on "$h" udpprobe send 10.0.0.255 "$port" 1
+			on "$h" udpprobe send 10.0.0.255 "$port" 1 >/dev/null
 		else
 			for o in $hosts; do
-				[ "$o" = "$h" ] || on "$h" udpprobe send "$(host_ip "$o")" "$port" 1
+				[ "$o" = "$h" ] ||
+					on "$h" udpprobe send "$(host_ip "$o")" "$port" 1 >/dev/null
 			done
 		fi
 	done

@@ -26,9 +26,11 @@ conn_stat() {
 	ctl "$1" -j -s conn show dev "$2" id "$3" | jq -r ".[0].stats.$4"
 }
 
-# udp_flow FROM TO DST COUNT [SIZE [PPS]]: COUNT datagrams from FROM to
-# DST, received on a plain socket in TO; prints udpprobe's summary
-# ("received=N bytes=B dups=D dst=.. src=..") and succeeds when all arrived.
+# udp_flow FROM TO DST COUNT [SIZE [PACE]]: COUNT datagrams from FROM to
+# DST, received on a plain socket in TO; prints the receiver's summary
+# ("received=N ... rate_bps=R iat_sd_us=S dst=.. src=..") then the
+# sender's ("sent=N ... sent_bps=R"), and succeeds when all arrived. PACE:
+# packets/s, or a tc rate of whole frames ("10mbit").
 udp_flow() {
 	local from=$1 to=$2 dst=$3 count=$4 size=${5:-64} pps=${6:-0}
 	local port=${UDP_PORT:-5000} out pid rc i
@@ -39,11 +41,12 @@ udp_flow() {
 		grep -q listening "$out" && break
 		sleep 0.05
 	done
-	on "$from" udpprobe send "$dst" "$port" "$count" "$size" "$pps"
+	on "$from" udpprobe send "$dst" "$port" "$count" "$size" "$pps" >"$out.send"
 	wait $pid
 	rc=$?
 	grep -v listening "$out"
-	rm -f "$out"
+	cat "$out.send"
+	rm -f "$out" "$out.send"
 	return $rc
 }
 

@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * udpprobe: exact UDP delivery checks for tests.
+ * udpprobe: exact UDP delivery and rate checks for tests.
  *
- *   udpprobe send DST PORT COUNT [SIZE [PPS]]
- *       COUNT datagrams of SIZE payload bytes (>= 8), each starting with a
- *       sequence number; paced at PPS when given (0 = as fast as possible).
+ *   udpprobe send DST PORT COUNT [SIZE [PACE]]
+ *       COUNT datagrams of SIZE payload bytes (>= 8, default 64), each
+ *       starting with a sequence number, at absolute deadlines. PACE is a
+ *       packet rate (a bare number) or a tc(8) rate ("10mbit") counting
+ *       whole frames: payload + 8 UDP + 20 IP + 14 Ethernet bytes.
+ *       Prints "sent=N elapsed_us=E sent_bps=R" (R in frame bits).
  *   udpprobe recv PORT COUNT TIMEOUT_MS
  *       receive until COUNT datagrams or TIMEOUT_MS of silence, then print
- *       "received=N bytes=B dups=D dst=A,B.. src=A,B.."
- *       (dst from IP_PKTINFO: the address the receiver's stack saw; a
- *       duplicate is a sequence number seen twice from the same source)
+ *       "received=N bytes=B dups=D rate_bps=R iat_mean_us=M iat_sd_us=S
+ *        iat_max_us=X dst=A,.. src=A,.." where the rate (frame bits over the
+ *       time from first to last arrival) and the inter-arrival times come
+ *       from kernel receive timestamps; dst is the address the receiver's
+ *       stack saw (IP_PKTINFO); a duplicate is a sequence number seen twice
+ *       from one source.
  *   Exit 0 when all COUNT arrived (recv) or were sent (send).
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdint.h>
@@ -23,8 +31,12 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/errqueue.h>
+
+#include "units.h"
 
 #define MAX_ADDRS 8
+#define FRAME_OVERHEAD (8 + 20 + 14)	/* UDP, IPv4, Ethernet headers */
 
 static void die(const char *what)
 {
@@ -49,11 +61,35 @@ static void sleep_until(uint64_t t)
 		;
 }
 
+/* Gap between frames, ns: from packets/s, or a tc rate of whole frames. */
+static uint64_t pace_gap(const char *pace, unsigned long size)
+{
+	uint64_t bps;
+	char *end;
+	double pps;
+
+	if (!pace)
+		return 0;
+	if (isalpha((unsigned char)pace[strlen(pace) - 1])) {
+		if (parse_rate(pace, &bps) || !bps) {
+			fprintf(stderr, "udpprobe: bad rate '%s'\n", pace);
+			exit(2);
+		}
+		return (uint64_t)((size + FRAME_OVERHEAD) * 8 * 1e9 / (double)bps);
+	}
+	pps = strtod(pace, &end);
+	if (*end || pps < 0) {
+		fprintf(stderr, "udpprobe: bad packet rate '%s'\n", pace);
+		exit(2);
+	}
+	return pps > 0 ? (uint64_t)(1e9 / pps) : 0;
+}
+
 static int do_send(int argc, char **argv)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
-	unsigned long count, size = 64, pps = 0, i;
-	uint64_t start, gap = 0;
+	unsigned long count, size = 64, i;
+	uint64_t start, gap, elapsed;
 	char *buf;
 	int fd;
 
@@ -65,12 +101,9 @@ static int do_send(int argc, char **argv)
 	count = strtoul(argv[2], NULL, 0);
 	if (argc > 3)
 		size = strtoul(argv[3], NULL, 0);
-	if (argc > 4)
-		pps = strtoul(argv[4], NULL, 0);
 	if (size < 8 || size > 65000)
 		return 2;
-	if (pps)
-		gap = 1000000000ULL / pps;
+	gap = pace_gap(argc > 4 ? argv[4] : NULL, size);
 	buf = calloc(1, size);
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (!buf || fd < 0)
@@ -90,6 +123,11 @@ static int do_send(int argc, char **argv)
 			usleep(100);
 		}
 	}
+	/* Over the COUNT - 1 gaps from the first frame to the last. */
+	elapsed = now_ns() - start;
+	printf("sent=%lu elapsed_us=%llu sent_bps=%.0f\n", count,
+	       (unsigned long long)(elapsed / 1000),
+	       count > 1 ? (count - 1) * (size + FRAME_OVERHEAD) * 8 * 1e9 / elapsed : 0);
 	return 0;
 }
 
@@ -119,12 +157,60 @@ static void print_set(const char *name, const uint32_t *set, int n)
 	}
 }
 
+/*
+ * Arrival times, sorted before use: frames of one flow can reach the
+ * socket out of order when the path crosses CPUs, but inter-arrival times
+ * are between consecutive arrivals.
+ */
+struct timing {
+	uint64_t *at;
+	unsigned long n, cap;
+	unsigned long long frame_bytes;	/* all but the first frame */
+};
+
+static void timing_add(struct timing *t, uint64_t at, unsigned long frame)
+{
+	if (!at || t->n == t->cap)
+		return;
+	if (t->n)
+		t->frame_bytes += frame;
+	t->at[t->n++] = at;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void timing_print(struct timing *t)
+{
+	double mean = 0, m2 = 0, max = 0, x, d, span;
+	unsigned long i;
+
+	qsort(t->at, t->n, sizeof(*t->at), cmp_u64);
+	for (i = 1; i < t->n; i++) {
+		x = (double)(t->at[i] - t->at[i - 1]) / 1e3;
+		d = x - mean;
+		mean += d / i;
+		m2 += d * (x - mean);
+		if (x > max)
+			max = x;
+	}
+	span = t->n > 1 ? (double)(t->at[t->n - 1] - t->at[0]) : 0;
+	printf(" rate_bps=%.0f iat_mean_us=%.1f iat_sd_us=%.1f iat_max_us=%.1f",
+	       span > 0 ? t->frame_bytes * 8 * 1e9 / span : 0, mean,
+	       t->n > 2 ? sqrt(m2 / (t->n - 2)) : 0, max);
+}
+
 static int do_recv(int argc, char **argv)
 {
 	struct sockaddr_in addr = { .sin_family = AF_INET };
 	unsigned long count, got = 0, bytes = 0, dups = 0;
 	uint32_t dsts[MAX_ADDRS], srcs[MAX_ADDRS];
 	int ndst = 0, nsrc = 0, timeout, fd, one = 1;
+	struct timing tm = { 0 };
 	unsigned char *seen;
 	char buf[65536];
 
@@ -134,11 +220,15 @@ static int do_recv(int argc, char **argv)
 	count = strtoul(argv[1], NULL, 0);
 	timeout = atoi(argv[2]);
 	seen = calloc((count + 1) * MAX_ADDRS, 1);
+	tm.cap = count;
+	tm.at = calloc(count + 1, sizeof(*tm.at));
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (!seen || fd < 0)
+	if (!seen || !tm.at || fd < 0)
 		die("socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	setsockopt(fd, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &(int){ 4 << 20 }, sizeof(int));
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)))
 		die("bind");
 	/* Tell the caller we listen: it may start sending now. */
@@ -147,14 +237,15 @@ static int do_recv(int argc, char **argv)
 
 	while (got < count) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		char cbuf[CMSG_SPACE(sizeof(struct in_pktinfo))];
+		char cbuf[CMSG_SPACE(sizeof(struct in_pktinfo)) +
+			  CMSG_SPACE(sizeof(struct timespec))];
 		struct sockaddr_in from;
 		struct iovec iov = { buf, sizeof(buf) };
 		struct msghdr m = { .msg_name = &from, .msg_namelen = sizeof(from),
 				    .msg_iov = &iov, .msg_iovlen = 1,
 				    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+		uint64_t seq, at = 0;
 		struct cmsghdr *c;
-		uint64_t seq;
 		ssize_t n;
 		int src;
 
@@ -163,10 +254,17 @@ static int do_recv(int argc, char **argv)
 		n = recvmsg(fd, &m, 0);
 		if (n < 0)
 			die("recvmsg");
-		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
 			if (c->cmsg_level == IPPROTO_IP && c->cmsg_type == IP_PKTINFO)
 				note(dsts, &ndst,
 				     ((struct in_pktinfo *)CMSG_DATA(c))->ipi_addr.s_addr);
+			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+				struct timespec ts;
+
+				memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+				at = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+			}
+		}
 		src = note(srcs, &nsrc, from.sin_addr.s_addr);
 		if (src >= 0 && n >= (ssize_t)sizeof(seq)) {
 			memcpy(&seq, buf, sizeof(seq));
@@ -177,8 +275,10 @@ static int do_recv(int argc, char **argv)
 		}
 		got++;
 		bytes += (unsigned long)n;
+		timing_add(&tm, at, (unsigned long)n + FRAME_OVERHEAD);
 	}
 	printf("received=%lu bytes=%lu dups=%lu", got, bytes, dups);
+	timing_print(&tm);
 	print_set("dst", dsts, ndst);
 	print_set("src", srcs, nsrc);
 	printf("\n");
@@ -194,7 +294,7 @@ int main(int argc, char **argv)
 	else if (argc > 1 && !strcmp(argv[1], "recv"))
 		ret = do_recv(argc - 2, argv + 2);
 	if (ret == 2)
-		fprintf(stderr, "usage: udpprobe send DST PORT COUNT [SIZE [PPS]]\n"
+		fprintf(stderr, "usage: udpprobe send DST PORT COUNT [SIZE [PPS | RATE]]\n"
 				"       udpprobe recv PORT COUNT TIMEOUT_MS\n");
 	return ret;
 }

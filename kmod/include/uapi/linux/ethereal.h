@@ -143,9 +143,72 @@ enum ethereal_stats_attr {
 	ETHEREAL_STATS_A_DROP_CONTROL,		/* control range, not handled */
 	ETHEREAL_STATS_A_DROP_TO_SWITCH,	/* non-ARP frame to the switch */
 	ETHEREAL_STATS_A_DROP_QUEUE,		/* refused by the output queue */
+	ETHEREAL_STATS_A_DROP_EARLY,		/* preemptive discard (ingress) */
 	__ETHEREAL_STATS_A_MAX
 };
 
 #define ETHEREAL_STATS_A_MAX (__ETHEREAL_STATS_A_MAX - 1)
+
+/*
+ * The qdisc "ethereal": TCA_OPTIONS of `tc qdisc ... ethereal`.
+ * Documentation/scheduler.md describes it; tc-ethereal(8) its use.
+ */
+enum ethereal_sched_mode {
+	ETHEREAL_MODE_PACED,		/* each connection at its own pace */
+	ETHEREAL_MODE_CYCLIC,		/* the paper's cyclic round robin */
+	__ETHEREAL_MODE_MAX
+};
+
+#define ETHEREAL_MODE_MAX (__ETHEREAL_MODE_MAX - 1)
+
+enum {
+	TCA_ETHEREAL_UNSPEC,
+	TCA_ETHEREAL_PAD,
+	TCA_ETHEREAL_RATE,		/* u64: link rate, bit/s */
+	TCA_ETHEREAL_CYCLE,		/* u64: cycle, ns */
+	TCA_ETHEREAL_RT_LIMIT,		/* u32: % of the rate real time may reserve */
+	TCA_ETHEREAL_MODE,		/* u8: enum ethereal_sched_mode */
+	TCA_ETHEREAL_BE_LIMIT,		/* u32: best-effort queue, bytes */
+	TCA_ETHEREAL_DISCARD_WINDOW,	/* u64: preemptive discard window, ns; 0 off */
+	TCA_ETHEREAL_RESERVED,		/* u64: bit/s reserved here (dumps) */
+	TCA_ETHEREAL_CONNS,		/* u32: connection queues (dumps) */
+	__TCA_ETHEREAL_MAX
+};
+
+#define TCA_ETHEREAL_MAX (__TCA_ETHEREAL_MAX - 1)
+
+/* Classes are the connections' queues: TCA_OPTIONS of their dumps. */
+enum {
+	TCA_ETHEREAL_CLASS_UNSPEC,
+	TCA_ETHEREAL_CLASS_PAD,
+	TCA_ETHEREAL_CLASS_RATE,	/* u64: bit/s */
+	TCA_ETHEREAL_CLASS_BURST,	/* u32: bytes */
+	TCA_ETHEREAL_CLASS_LIMIT,	/* u32: queue limit, bytes (2 x burst) */
+	TCA_ETHEREAL_CLASS_IN_IFINDEX,	/* u32: the connection's input port */
+	TCA_ETHEREAL_CLASS_IN_ID,	/* u16: and its ID there */
+	__TCA_ETHEREAL_CLASS_MAX
+};
+
+#define TCA_ETHEREAL_CLASS_MAX (__TCA_ETHEREAL_CLASS_MAX - 1)
+
+struct tc_ethereal_xstats {
+	__u64	rt_packets;	/* sent from connection queues */
+	__u64	rt_bytes;
+	__u64	rt_drops;	/* connection queues full */
+	__u64	be_packets;	/* sent from the best-effort queue */
+	__u64	be_bytes;
+	__u64	be_drops;	/* best-effort queue full */
+	__u64	cycles;		/* cyclic: cycles begun */
+	__u64	overruns;	/* cyclic: real-time phase still running at cycle end */
+	__u64	discards;	/* preemptive discards on this port's ingress */
+	__u64	unmatched;	/* tagged real-time with no queue, sent best effort */
+	__u32	be_backlog;	/* bytes */
+	__u32	be_qlen;	/* packets */
+};
+
+struct tc_ethereal_class_xstats {
+	__s64	credit;		/* cyclic: bytes left in this cycle */
+	__u64	lag_ns;		/* paced: how far the head is behind its time */
+};
 
 #endif /* _UAPI_LINUX_ETHEREAL_H */

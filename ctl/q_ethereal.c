@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * q_ethereal.so: tc's plugin for the qdisc "ethereal" of ethereal.ko.
+ * Built against the source of the installed iproute2; tc dlopens it from
+ * $TC_LIB_DIR or its library directory and lends it its helpers.
+ *
+ * Rates follow tc's conventions: given as tc(8) rates, carried in bytes/s
+ * by tc's helpers and JSON, in bit/s on the wire to the kernel.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "utils.h"
+#include "tc_util.h"
+
+#include <linux/ethereal.h>
+
+static void explain(void)
+{
+	fprintf(stderr,
+		"Usage: ... ethereal [ rate RATE ] [ cycle TIME ] [ rt-limit PERCENT ]\n"
+		"                    [ mode { paced | cyclic } ] [ be-limit SIZE ]\n"
+		"                    [ discard-window { TIME | off } ]\n"
+		"  rate            the link rate (default: the device's speed)\n"
+		"  cycle           the cyclic scheduler's cycle, 100us to 1s (default 10ms)\n"
+		"  rt-limit        share of the rate real time may reserve (default 60%%)\n"
+		"  mode            paced (default) or cyclic, the paper's scheduler\n"
+		"  be-limit        best-effort queue (default 2 x rate x cycle)\n"
+		"  discard-window  preemptive discard window on a peripheral port\n"
+		"                  (default 50ms; off to disable)\n");
+}
+
+static int bad(const char *what, const char *arg, const char *why)
+{
+	fprintf(stderr, "ethereal: %s \"%s\": %s\n", what, arg, why);
+	return -1;
+}
+
+static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
+			      struct nlmsghdr *n, const char *dev)
+{
+	__u64 rate = 0, window = 0;
+	__s64 cycle = 0, t;
+	unsigned int rt_limit = 0, be_limit = 0;
+	int have_rate = 0, have_cycle = 0, have_limit = 0, have_be = 0;
+	int have_window = 0, mode = -1;
+	struct rtattr *tail;
+
+	for (; argc > 0; argc--, argv++) {
+		if (strcmp(*argv, "rate") == 0) {
+			NEXT_ARG();
+			if (strchr(*argv, '%')) {
+				if (get_percent_rate64(&rate, *argv, dev))
+					return bad("rate", *argv,
+						   "not a percentage of the device's speed");
+			} else if (get_rate64(&rate, *argv)) {
+				return bad("rate", *argv, "not a rate (like 100mbit)");
+			}
+			if (!rate)
+				return bad("rate", *argv, "must be more than 0");
+			have_rate = 1;
+		} else if (strcmp(*argv, "cycle") == 0) {
+			NEXT_ARG();
+			if (get_time64(&cycle, *argv))
+				return bad("cycle", *argv, "not a time (like 10ms)");
+			if (cycle < 100000 || cycle > 1000000000)
+				return bad("cycle", *argv, "must be from 100us to 1s");
+			have_cycle = 1;
+		} else if (strcmp(*argv, "rt-limit") == 0) {
+			char *end;
+			unsigned long v;
+
+			NEXT_ARG();
+			v = strtoul(*argv, &end, 10);
+			if (end == *argv || (*end && strcmp(end, "%")) || v > 100)
+				return bad("rt-limit", *argv, "must be a percentage, 0 to 100");
+			rt_limit = v;
+			have_limit = 1;
+		} else if (strcmp(*argv, "mode") == 0) {
+			NEXT_ARG();
+			if (strcmp(*argv, "paced") == 0)
+				mode = ETHEREAL_MODE_PACED;
+			else if (strcmp(*argv, "cyclic") == 0)
+				mode = ETHEREAL_MODE_CYCLIC;
+			else
+				return bad("mode", *argv, "must be paced or cyclic");
+		} else if (strcmp(*argv, "be-limit") == 0) {
+			NEXT_ARG();
+			if (get_size(&be_limit, *argv))
+				return bad("be-limit", *argv, "not a size (like 250kb)");
+			if (be_limit < 1514)
+				return bad("be-limit", *argv, "must hold a full frame (1514 bytes)");
+			have_be = 1;
+		} else if (strcmp(*argv, "discard-window") == 0) {
+			NEXT_ARG();
+			if (strcmp(*argv, "off") == 0) {
+				window = 0;
+			} else if (get_time64(&t, *argv) || t <= 0) {
+				return bad("discard-window", *argv, "not a time (like 50ms), or off");
+			} else if (t > 10000000000LL) {
+				return bad("discard-window", *argv, "must be at most 10s");
+			} else {
+				window = t;
+			}
+			have_window = 1;
+		} else if (strcmp(*argv, "help") == 0) {
+			explain();
+			return -1;
+		} else {
+			fprintf(stderr, "ethereal: unknown option \"%s\"\n", *argv);
+			explain();
+			return -1;
+		}
+	}
+
+	tail = addattr_nest(n, 1024, TCA_OPTIONS | NLA_F_NESTED);
+	if (have_rate)
+		addattr64(n, 1024, TCA_ETHEREAL_RATE, rate * 8);
+	if (have_cycle)
+		addattr64(n, 1024, TCA_ETHEREAL_CYCLE, cycle);
+	if (have_limit)
+		addattr32(n, 1024, TCA_ETHEREAL_RT_LIMIT, rt_limit);
+	if (mode >= 0)
+		addattr8(n, 1024, TCA_ETHEREAL_MODE, mode);
+	if (have_be)
+		addattr32(n, 1024, TCA_ETHEREAL_BE_LIMIT, be_limit);
+	if (have_window)
+		addattr64(n, 1024, TCA_ETHEREAL_DISCARD_WINDOW, window);
+	addattr_nest_end(n, tail);
+	return 0;
+}
+
+static __u64 get_u64_or_0(struct rtattr *a)
+{
+	return a && RTA_PAYLOAD(a) >= sizeof(__u64) ? rta_getattr_u64(a) : 0;
+}
+
+static __u32 get_u32_or_0(struct rtattr *a)
+{
+	return a && RTA_PAYLOAD(a) >= sizeof(__u32) ? rta_getattr_u32(a) : 0;
+}
+
+static void print_ns(const char *key, const char *fmt, __u64 ns)
+{
+	char buf[64];
+
+	print_u64(PRINT_JSON, key, NULL, ns);
+	print_string(PRINT_FP, NULL, fmt, sprint_time64(ns, buf));
+}
+
+static int ethereal_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_ETHEREAL_MAX + 1];
+	__u64 window;
+	__u8 mode;
+
+	if (!opt)
+		return 0;
+	parse_rtattr_nested(tb, TCA_ETHEREAL_MAX, opt);
+
+	tc_print_rate(PRINT_ANY, "rate", "rate %s ", get_u64_or_0(tb[TCA_ETHEREAL_RATE]) / 8);
+	print_ns("cycle", "cycle %s ", get_u64_or_0(tb[TCA_ETHEREAL_CYCLE]));
+	print_uint(PRINT_ANY, "rt_limit", "rt-limit %u%% ", get_u32_or_0(tb[TCA_ETHEREAL_RT_LIMIT]));
+	mode = tb[TCA_ETHEREAL_MODE] ? rta_getattr_u8(tb[TCA_ETHEREAL_MODE]) : 0;
+	print_string(PRINT_ANY, "mode", "mode %s ",
+		     mode == ETHEREAL_MODE_CYCLIC ? "cyclic" : "paced");
+	print_size(PRINT_ANY, "be_limit", "be-limit %s ", get_u32_or_0(tb[TCA_ETHEREAL_BE_LIMIT]));
+	window = get_u64_or_0(tb[TCA_ETHEREAL_DISCARD_WINDOW]);
+	if (window) {
+		print_ns("discard_window", "discard-window %s ", window);
+	} else {
+		print_u64(PRINT_JSON, "discard_window", NULL, 0);
+		print_string(PRINT_FP, NULL, "%s", "discard-window off ");
+	}
+	tc_print_rate(PRINT_ANY, "reserved", "reserved %s ",
+		      get_u64_or_0(tb[TCA_ETHEREAL_RESERVED]) / 8);
+	print_uint(PRINT_ANY, "conns", "conns %u", get_u32_or_0(tb[TCA_ETHEREAL_CONNS]));
+	return 0;
+}
+
+static int ethereal_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
+{
+	/* tc shows the qdisc's and each class's with the same callback. */
+	if (xstats && RTA_PAYLOAD(xstats) >= sizeof(struct tc_ethereal_xstats)) {
+		struct tc_ethereal_xstats st;
+
+		memcpy(&st, RTA_DATA(xstats), sizeof(st));
+		print_nl();
+		print_string(PRINT_FP, NULL, " %s", "real time: ");
+		open_json_object("rt");
+		print_u64(PRINT_ANY, "packets", "sent %" PRIu64 " pkt ", st.rt_packets);
+		print_u64(PRINT_ANY, "bytes", "%" PRIu64 " bytes ", st.rt_bytes);
+		print_u64(PRINT_ANY, "drops", "dropped %" PRIu64, st.rt_drops);
+		close_json_object();
+		print_nl();
+		print_string(PRINT_FP, NULL, " %s", "best effort: ");
+		open_json_object("be");
+		print_u64(PRINT_ANY, "packets", "sent %" PRIu64 " pkt ", st.be_packets);
+		print_u64(PRINT_ANY, "bytes", "%" PRIu64 " bytes ", st.be_bytes);
+		print_u64(PRINT_ANY, "drops", "dropped %" PRIu64 " ", st.be_drops);
+		print_size(PRINT_ANY, "backlog", "backlog %s ", st.be_backlog);
+		print_uint(PRINT_ANY, "qlen", "%up", st.be_qlen);
+		close_json_object();
+		print_nl();
+		print_u64(PRINT_ANY, "cycles", " cycles %" PRIu64 " ", st.cycles);
+		print_u64(PRINT_ANY, "overruns", "overruns %" PRIu64 " ", st.overruns);
+		print_u64(PRINT_ANY, "discards", "discards %" PRIu64 " ", st.discards);
+		print_u64(PRINT_ANY, "unmatched", "unmatched %" PRIu64, st.unmatched);
+	} else if (xstats && RTA_PAYLOAD(xstats) >= sizeof(struct tc_ethereal_class_xstats)) {
+		struct tc_ethereal_class_xstats cs;
+
+		memcpy(&cs, RTA_DATA(xstats), sizeof(cs));
+		print_s64(PRINT_ANY, "credit", " credit %" PRId64 " ", cs.credit);
+		print_u64(PRINT_ANY, "lag_ns", "lag %" PRIu64 "ns", cs.lag_ns);
+	}
+	return 0;
+}
+
+static int ethereal_parse_copt(struct qdisc_util *qu, int argc, char **argv,
+			       struct nlmsghdr *n, const char *dev)
+{
+	fprintf(stderr, "ethereal: classes are the switch's connections: "
+			"add and delete them with etherealctl conn\n");
+	return -1;
+}
+
+/* A class is a connection's queue. */
+static int ethereal_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct rtattr *tb[TCA_ETHEREAL_CLASS_MAX + 1];
+	char idbuf[8];
+	__u32 ifindex;
+	__u16 id;
+
+	if (!opt)
+		return 0;
+	parse_rtattr_nested(tb, TCA_ETHEREAL_CLASS_MAX, opt);
+	tc_print_rate(PRINT_ANY, "rate", "rate %s ", get_u64_or_0(tb[TCA_ETHEREAL_CLASS_RATE]) / 8);
+	print_size(PRINT_ANY, "burst", "burst %s ", get_u32_or_0(tb[TCA_ETHEREAL_CLASS_BURST]));
+	print_size(PRINT_ANY, "limit", "limit %s ", get_u32_or_0(tb[TCA_ETHEREAL_CLASS_LIMIT]));
+	ifindex = get_u32_or_0(tb[TCA_ETHEREAL_CLASS_IN_IFINDEX]);
+	id = tb[TCA_ETHEREAL_CLASS_IN_ID] ? rta_getattr_u16(tb[TCA_ETHEREAL_CLASS_IN_ID]) : 0;
+	print_string(PRINT_ANY, "dev", "conn dev %s ", ll_index_to_name(ifindex));
+	snprintf(idbuf, sizeof(idbuf), "%02x:%02x", id >> 8, id & 0xff);
+	print_uint(PRINT_JSON, "id", NULL, id);
+	print_string(PRINT_FP, NULL, "id %s", idbuf);
+	return 0;
+}
+
+struct qdisc_util ethereal_qdisc_util = {
+	.id = "ethereal",
+	.parse_qopt = ethereal_parse_opt,
+	.print_qopt = ethereal_print_opt,
+	.print_xstats = ethereal_print_xstats,
+	.parse_copt = ethereal_parse_copt,
+	.print_copt = ethereal_print_copt,
+};

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * EtheReal: the arithmetic of reservations, shared by the module and the
+ * native unit tests (selftests/unit/admit_test.c, on selftests/unit/kshim.h),
+ * so it needs nothing of the kernel but integers and mul_u64_u64_div_u64().
+ *
+ * Rates are bit/s of whole Ethernet frames (header included, no preamble,
+ * FCS or gap); sizes are bytes; times are nanoseconds.
+ */
+#ifndef _ETHEREAL_ADMIT_H
+#define _ETHEREAL_ADMIT_H
+
+#ifdef __KERNEL__
+#include <linux/math64.h>
+#include <linux/types.h>
+#endif
+
+#define ETHEREAL_NSEC_PER_SEC 1000000000ULL
+
+/* Time a frame of LEN bytes takes at RATE bit/s, rounded up. */
+static inline u64 ethereal_tx_ns(u64 len, u64 rate)
+{
+	return mul_u64_u64_div_u64(len * 8, ETHEREAL_NSEC_PER_SEC, rate) + 1;
+}
+
+/* Bytes RATE bit/s carries in NS nanoseconds (rounded down). */
+static inline u64 ethereal_bytes_in(u64 rate, u64 ns)
+{
+	return mul_u64_u64_div_u64(rate, ns, 8 * ETHEREAL_NSEC_PER_SEC);
+}
+
+/* Real-time bandwidth a port may reserve: PCT percent of its LINK rate. */
+static inline u64 ethereal_rt_capacity(u64 link, u32 pct)
+{
+	return mul_u64_u64_div_u64(link, pct, 100);
+}
+
+/* Whether RATE more fits beside RESERVED on a port. */
+static inline int ethereal_admits(u64 link, u32 pct, u64 reserved, u64 rate)
+{
+	u64 cap = ethereal_rt_capacity(link, pct);
+
+	return reserved <= cap && rate <= cap - reserved;
+}
+
+/* The paper's best-effort queue: twice what the link carries in a cycle. */
+static inline u64 ethereal_be_limit_default(u64 link, u64 cycle_ns)
+{
+	return 2 * ethereal_bytes_in(link, cycle_ns);
+}
+
+/* A connection's default burst: 10 ms of its rate, at least two frames. */
+static inline u64 ethereal_burst_default(u64 rate, u32 max_pkt)
+{
+	u64 b = ethereal_bytes_in(rate, 10000000ULL);
+
+	return b < 2ULL * max_pkt ? 2ULL * max_pkt : b;
+}
+
+/*
+ * Preemptive discard: the host on a peripheral port may send this many
+ * non-real-time bytes per window, the link rate minus its own reservations.
+ */
+static inline u64 ethereal_residual_bytes(u64 link, u64 reserved_in, u64 window_ns)
+{
+	return reserved_in >= link ? 0 : ethereal_bytes_in(link - reserved_in, window_ns);
+}
+
+#endif /* _ETHEREAL_ADMIT_H */

@@ -1,0 +1,921 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The qdisc "ethereal": an EtheReal switch port's output scheduler
+ * (Sections 2.3, 2.4 and 3.3 of the paper).
+ *
+ *   tc qdisc add dev swp1 root ethereal rate 100mbit [cycle 10ms]
+ *      [rt-limit 60%] [mode paced|cyclic] [be-limit BYTES] [discard-window 50ms]
+ *
+ * One queue per real-time connection leaving the port (a class, created and
+ * removed with the connection, limit twice its burst) and one best-effort
+ * queue. Real-time frames come tagged by the switch with
+ * skb->priority = ETHEREAL_TC_MAJOR:qid, which finds their queue in O(1).
+ *
+ * Nothing leaves faster than the link rate: a link clock, allowed to run up
+ * to ETHEREAL_LINK_BURST_NS behind real time, gates every dequeue.
+ *
+ * cyclic: the paper's scheduler. Every cycle visits each backlogged
+ *   connection once and sends up to rate x cycle of it (a deficit carries
+ *   over, unused credit does not), then serves best effort until the cycle
+ *   ends, never returning to real time within it. Cycles are counted
+ *   lazily: the watchdog fires at a cycle's end only if real time waits.
+ *   Cycles that pass unserved (the machine stalled past a cycle's end) are
+ *   credited to connections that waited through them, so that a stall does
+ *   not cost them their reservation; they count as overruns.
+ * paced: each frame gets a departure time at enqueue, its connection's
+ *   virtual clock (start = max(arrival, previous finish)); backlogged
+ *   connections wait in a timing wheel keyed by their head's time, so a
+ *   frame costs O(1) whatever the number of connections. Best effort fills
+ *   every gap.
+ *
+ * Admission: real time may reserve rt-limit percent of the rate.
+ * Locking: the data path runs under the qdisc's root lock; configuration
+ * under RTNL, taking the tree lock for what the data path reads.
+ */
+#include <linux/module.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+
+#include "admit.h"
+#include "ethereal.h"
+#include "wheel.h"
+
+#define ETHEREAL_LINK_BURST_NS	1000000ULL	/* 1 ms back to back after idle */
+#define ETHEREAL_CYCLE_DEFAULT	10000000ULL	/* the paper's 10 ms */
+#define ETHEREAL_CYCLE_MIN	100000ULL
+#define ETHEREAL_CYCLE_MAX	1000000000ULL
+#define ETHEREAL_RT_LIMIT_DEFAULT 60
+#define ETHEREAL_DISCARD_DEFAULT 50000000ULL
+#define ETHEREAL_DISCARD_MAX	10000000000ULL
+
+struct ethereal_class {
+	u32 classid;
+	u16 qid;
+	u16 in_id;
+	u32 in_ifindex;
+	u64 rate;			/* bit/s */
+	u32 burst;
+	u32 limit;			/* bytes: twice the burst */
+	u32 backlog;			/* bytes queued */
+	struct qdisc_skb_head q;
+	/* paced */
+	u64 vtime;			/* finish time of the last frame stamped */
+	struct ethereal_wheel_item item;
+	/* cyclic */
+	struct list_head alist;		/* in visit or wait */
+	bool listed;
+	s64 credit;			/* bytes left in cycle credit_cycle */
+	u64 credit_cycle;
+	u64 missed_seen;		/* q->missed when it last got credit */
+	struct gnet_stats_basic_sync bstats;
+	struct gnet_stats_queue qstats;
+};
+
+struct ethereal_sched {
+	struct Qdisc *sch;
+	struct ethereal_port *port;	/* bound switch port, RTNL */
+	u64 rate;			/* link, bit/s */
+	u64 cycle;			/* ns */
+	u64 discard_window;		/* ns */
+	u32 rt_limit;			/* percent */
+	u32 be_limit;			/* bytes */
+	u8 mode;
+
+	u64 link_time;			/* when the link is free */
+	struct qdisc_skb_head be;
+	u32 be_backlog;
+	struct xarray classes;		/* qid -> class */
+	unsigned int n_classes;
+
+	struct ethereal_wheel wheel;	/* paced */
+	struct list_head visit;		/* cyclic: still to serve this cycle */
+	struct list_head wait;		/* cyclic: served, or late: next cycle */
+	u64 cycle_no;
+	u64 cycle_end;
+	u64 missed;			/* cycles that passed without a visit */
+	bool be_phase;			/* real time is over for this cycle */
+
+	struct qdisc_watchdog watchdog;
+	struct tc_ethereal_xstats x;
+};
+
+/* A frame's departure time, in the qdisc's private part of skb->cb. */
+struct ethereal_skb_cb {
+	u64 time;
+};
+
+static struct ethereal_skb_cb *ethereal_cb(struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct ethereal_skb_cb));
+	return (struct ethereal_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+static struct Qdisc_ops ethereal_qdisc_ops;
+
+static void ethereal_qhead_init(struct qdisc_skb_head *qh)
+{
+	qh->head = NULL;
+	qh->tail = NULL;
+	qh->qlen = 0;
+}
+
+/* Scheduling structures of each mode */
+
+static void cyclic_advance(struct ethereal_sched *q, u64 now)
+{
+	u64 n;
+
+	if (now < q->cycle_end)
+		return;
+	n = div64_u64(now - q->cycle_end, q->cycle) + 1;
+	if (!list_empty(&q->visit))
+		q->x.overruns++;
+	q->x.overruns += n - 1;
+	q->missed += n - 1;
+	q->cycle_no += n;
+	q->cycle_end += n * q->cycle;
+	q->x.cycles += n;
+	list_splice_tail_init(&q->wait, &q->visit);
+	q->be_phase = false;
+}
+
+/* A class just became backlogged: enter it in its mode's structure. */
+static void ethereal_activate(struct ethereal_sched *q, struct ethereal_class *cl,
+			      u64 now)
+{
+	if (q->mode == ETHEREAL_MODE_PACED) {
+		ethereal_wheel_add(&q->wheel, &cl->item, ethereal_cb(cl->q.head)->time);
+		return;
+	}
+	cyclic_advance(q, now);
+	/* Idle time earns nothing: only cycles missed while waiting count. */
+	cl->missed_seen = q->missed;
+	/* Not visited yet this cycle, and real time not over: this cycle. */
+	if (!q->be_phase && cl->credit_cycle != q->cycle_no)
+		list_add_tail(&cl->alist, &q->visit);
+	else
+		list_add_tail(&cl->alist, &q->wait);
+	cl->listed = true;
+}
+
+static void ethereal_deactivate(struct ethereal_sched *q, struct ethereal_class *cl)
+{
+	if (ethereal_wheel_item_queued(&cl->item))
+		ethereal_wheel_del(&q->wheel, &cl->item);
+	if (cl->listed) {
+		list_del_init(&cl->alist);
+		cl->listed = false;
+	}
+}
+
+/* Start over in the current mode, keeping the queues (mode change, reset). */
+static void ethereal_reschedule(struct ethereal_sched *q)
+{
+	u64 now = ktime_get_ns();
+	struct ethereal_class *cl;
+	unsigned long qid;
+
+	ethereal_wheel_init(&q->wheel, now);
+	INIT_LIST_HEAD(&q->visit);
+	INIT_LIST_HEAD(&q->wait);
+	q->cycle_end = now + q->cycle;
+	q->be_phase = false;
+	xa_for_each(&q->classes, qid, cl) {
+		struct sk_buff *skb;
+
+		ethereal_wheel_item_init(&cl->item);
+		INIT_LIST_HEAD(&cl->alist);
+		cl->listed = false;
+		/* Departure times of what waits: evenly from now. */
+		cl->vtime = now;
+		for (skb = cl->q.head; skb; skb = skb->next) {
+			ethereal_cb(skb)->time = cl->vtime;
+			cl->vtime += ethereal_tx_ns(qdisc_pkt_len(skb), cl->rate);
+		}
+		if (cl->q.qlen)
+			ethereal_activate(q, cl, now);
+	}
+}
+
+/* Enqueue */
+
+static struct ethereal_class *ethereal_classify(struct ethereal_sched *q,
+						struct sk_buff *skb)
+{
+	struct ethereal_class *cl;
+
+	if (TC_H_MAJ(skb->priority) != ETHEREAL_TC_MAJOR)
+		return NULL;
+	cl = xa_load(&q->classes, TC_H_MIN(skb->priority));
+	if (!cl)
+		q->x.unmatched++;
+	return cl;
+}
+
+static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+				struct sk_buff **to_free)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+	struct ethereal_class *cl;
+	u64 now;
+
+	cl = ethereal_classify(q, skb);
+	if (!cl) {
+		if (q->be_backlog + len > q->be_limit) {
+			q->x.be_drops++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		__qdisc_enqueue_tail(skb, &q->be);
+		q->be_backlog += len;
+		goto queued;
+	}
+
+	if (cl->backlog + len > cl->limit) {
+		cl->qstats.drops++;
+		q->x.rt_drops++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	now = ktime_get_ns();
+	if (q->mode == ETHEREAL_MODE_PACED) {
+		u64 start = max(now, cl->vtime);
+
+		if (start > now)
+			cl->qstats.overlimits++;
+		ethereal_cb(skb)->time = start;
+		cl->vtime = start + ethereal_tx_ns(len, cl->rate);
+	}
+	__qdisc_enqueue_tail(skb, &cl->q);
+	cl->backlog += len;
+	cl->qstats.backlog = cl->backlog;
+	if (cl->q.qlen == 1)
+		ethereal_activate(q, cl, now);
+queued:
+	sch->q.qlen++;
+	qdisc_qstats_backlog_inc(sch, skb);
+	return NET_XMIT_SUCCESS;
+}
+
+/*
+ * A wire carries frames, not 64 KB GSO packets: queued whole, one would
+ * hold the link for milliseconds in front of real time.
+ */
+static int ethereal_segment(struct sk_buff *skb, struct Qdisc *sch,
+			    struct sk_buff **to_free)
+{
+	netdev_features_t features = netif_skb_features(skb);
+	unsigned int len = 0, prev_len = qdisc_pkt_len(skb);
+	struct sk_buff *segs, *nskb;
+	int ret, nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return qdisc_drop(skb, sch, to_free);
+
+	skb_list_walk_safe(segs, segs, nskb) {
+		skb_mark_not_on_list(segs);
+		qdisc_skb_cb(segs)->pkt_len = segs->len;
+		len += segs->len;
+		ret = ethereal_enqueue_one(segs, sch, to_free);
+		if (ret == NET_XMIT_SUCCESS)
+			nb++;
+	}
+	if (nb > 1)
+		qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+	consume_skb(skb);
+	return nb > 0 ? NET_XMIT_SUCCESS : NET_XMIT_DROP;
+}
+
+static int ethereal_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+			    struct sk_buff **to_free)
+{
+	if (skb_is_gso(skb))
+		return ethereal_segment(skb, sch, to_free);
+	return ethereal_enqueue_one(skb, sch, to_free);
+}
+
+/* Dequeue */
+
+static struct sk_buff *ethereal_class_pop(struct ethereal_class *cl)
+{
+	struct sk_buff *skb = __qdisc_dequeue_head(&cl->q);
+
+	cl->backlog -= qdisc_pkt_len(skb);
+	cl->qstats.backlog = cl->backlog;
+	bstats_update(&cl->bstats, skb);
+	return skb;
+}
+
+static struct sk_buff *paced_dequeue(struct ethereal_sched *q, u64 now, u64 *next)
+{
+	struct ethereal_wheel_item *it = ethereal_wheel_pop(&q->wheel, now);
+	struct ethereal_class *cl;
+	struct sk_buff *skb;
+
+	if (!it) {
+		*next = ethereal_wheel_next(&q->wheel);
+		return NULL;
+	}
+	cl = container_of(it, struct ethereal_class, item);
+	skb = ethereal_class_pop(cl);
+	if (cl->q.qlen)
+		ethereal_wheel_add(&q->wheel, &cl->item, ethereal_cb(cl->q.head)->time);
+	return skb;
+}
+
+static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *next)
+{
+	struct ethereal_class *cl;
+	struct sk_buff *skb;
+
+	cyclic_advance(q, now);
+	while (!list_empty(&q->visit)) {
+		cl = list_first_entry(&q->visit, struct ethereal_class, alist);
+		if (cl->credit_cycle != q->cycle_no) {
+			u64 quantum = ethereal_bytes_in(cl->rate, q->cycle);
+			u64 cycles = 1 + q->missed - cl->missed_seen;
+
+			cl->credit = min_t(s64, cl->credit, 0) + quantum * cycles;
+			cl->credit_cycle = q->cycle_no;
+			cl->missed_seen = q->missed;
+		}
+		if (cl->credit <= 0) {
+			cl->qstats.overlimits++;
+			list_move_tail(&cl->alist, &q->wait);
+			continue;
+		}
+		skb = ethereal_class_pop(cl);
+		cl->credit -= qdisc_pkt_len(skb);
+		if (!cl->q.qlen) {
+			list_del_init(&cl->alist);
+			cl->listed = false;
+		} else if (cl->credit <= 0) {
+			cl->qstats.overlimits++;
+			list_move_tail(&cl->alist, &q->wait);
+		}
+		return skb;
+	}
+	/* Real time is over for this cycle; what waits goes next cycle. */
+	q->be_phase = true;
+	*next = list_empty(&q->wait) ? U64_MAX : q->cycle_end;
+	return NULL;
+}
+
+static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	u64 now = ktime_get_ns(), next = U64_MAX;
+	struct sk_buff *skb;
+
+	if (!sch->q.qlen)
+		return NULL;
+	if (q->link_time > now) {
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->link_time);
+		return NULL;
+	}
+	if (q->mode == ETHEREAL_MODE_PACED)
+		skb = paced_dequeue(q, now, &next);
+	else
+		skb = cyclic_dequeue(q, now, &next);
+	if (skb) {
+		q->x.rt_packets++;
+		q->x.rt_bytes += qdisc_pkt_len(skb);
+	} else {
+		skb = __qdisc_dequeue_head(&q->be);
+		if (!skb) {
+			if (next != U64_MAX)
+				qdisc_watchdog_schedule_ns(&q->watchdog, next);
+			return NULL;
+		}
+		q->be_backlog -= qdisc_pkt_len(skb);
+		q->x.be_packets++;
+		q->x.be_bytes += qdisc_pkt_len(skb);
+	}
+	q->link_time = max(q->link_time, now - ETHEREAL_LINK_BURST_NS) +
+		       ethereal_tx_ns(qdisc_pkt_len(skb), q->rate);
+	qdisc_qstats_backlog_dec(sch, skb);
+	qdisc_bstats_update(sch, skb);
+	sch->q.qlen--;
+	return skb;
+}
+
+/* Classes: created and removed with the connections leaving the port */
+
+static struct ethereal_class *ethereal_class_new(struct ethereal_sched *q,
+						 const struct ethereal_conn *conn)
+{
+	struct ethereal_class *cl = kzalloc(sizeof(*cl), GFP_KERNEL);
+
+	if (!cl)
+		return NULL;
+	cl->qid = conn->qid;
+	cl->classid = TC_H_MAKE(q->sch->handle, conn->qid);
+	cl->in_ifindex = conn->in->dev->ifindex;
+	cl->in_id = conn->in_id;
+	cl->rate = conn->rate;
+	cl->burst = conn->burst;
+	cl->limit = min_t(u64, 2ULL * conn->burst, U32_MAX);
+	ethereal_qhead_init(&cl->q);
+	ethereal_wheel_item_init(&cl->item);
+	INIT_LIST_HEAD(&cl->alist);
+	cl->credit_cycle = U64_MAX;
+	gnet_stats_basic_sync_init(&cl->bstats);
+	return cl;
+}
+
+static int ethereal_class_insert(struct ethereal_sched *q, const struct ethereal_conn *conn)
+{
+	struct ethereal_class *cl = ethereal_class_new(q, conn);
+	int err;
+
+	if (!cl)
+		return -ENOMEM;
+	/* Visible to enqueue once inserted: complete by then. */
+	err = xa_insert(&q->classes, cl->qid, cl, GFP_KERNEL);
+	if (err) {
+		kfree(cl);
+		return err;
+	}
+	sch_tree_lock(q->sch);
+	q->n_classes++;
+	sch_tree_unlock(q->sch);
+	return 0;
+}
+
+/* Out of the tables and its frames dropped; the caller frees it. */
+static void ethereal_class_unlink(struct ethereal_sched *q, struct ethereal_class *cl,
+				  struct sk_buff **to_free)
+{
+	struct Qdisc *sch = q->sch;
+	unsigned int qlen = cl->q.qlen, backlog = cl->backlog;
+	struct sk_buff *skb;
+
+	xa_erase(&q->classes, cl->qid);
+	ethereal_deactivate(q, cl);
+	while ((skb = __qdisc_dequeue_head(&cl->q))) {
+		skb->next = *to_free;
+		*to_free = skb;
+	}
+	cl->backlog = 0;
+	if (qlen) {
+		cl->qstats.drops += qlen;
+		q->x.rt_drops += qlen;
+		qdisc_tree_reduce_backlog(sch, qlen, backlog);
+		sch->q.qlen -= qlen;
+		sch->qstats.backlog -= backlog;
+	}
+	q->n_classes--;
+}
+
+static void ethereal_class_remove_all(struct ethereal_sched *q)
+{
+	struct sk_buff *to_free = NULL;
+	struct ethereal_class *cl;
+	unsigned long qid;
+	LIST_HEAD(gone);
+
+	sch_tree_lock(q->sch);
+	xa_for_each(&q->classes, qid, cl) {
+		ethereal_class_unlink(q, cl, &to_free);
+		list_add(&cl->alist, &gone);
+	}
+	sch_tree_unlock(q->sch);
+	rtnl_kfree_skbs(to_free, NULL);
+	while (!list_empty(&gone)) {
+		cl = list_first_entry(&gone, struct ethereal_class, alist);
+		list_del(&cl->alist);
+		kfree(cl);
+	}
+}
+
+/* Interface to the switch (RTNL held) */
+
+static void ethereal_bind(struct ethereal_sched *q, struct ethereal_port *port)
+{
+	struct ethereal_conn *conn;
+	unsigned long qid;
+
+	if (port->sched)
+		ethereal_sched_unbind(port);
+	port->sched = q;
+	q->port = port;
+	xa_for_each(&port->out_conns, qid, conn)
+		if (ethereal_class_insert(q, conn))
+			netdev_warn(port->dev, "no memory for the queue of connection %u\n",
+				    conn->in_id);
+	ethereal_discard_set(port, q->rate, q->discard_window);
+}
+
+/* A switch port appeared: is its root qdisc ours? */
+void ethereal_sched_bind(struct ethereal_port *port)
+{
+	struct Qdisc *root = rtnl_dereference(port->dev->qdisc);
+
+	ASSERT_RTNL();
+	if (root && root->ops == &ethereal_qdisc_ops)
+		ethereal_bind(qdisc_priv(root), port);
+}
+
+void ethereal_sched_unbind(struct ethereal_port *port)
+{
+	struct ethereal_sched *q = port->sched;
+
+	ASSERT_RTNL();
+	if (!q)
+		return;
+	ethereal_class_remove_all(q);
+	q->port = NULL;
+	port->sched = NULL;
+	ethereal_discard_set(port, 0, 0);
+}
+
+int ethereal_sched_admit(const struct ethereal_port *port, u64 rate,
+			 struct netlink_ext_ack *extack)
+{
+	const struct ethereal_sched *q = port->sched;
+
+	ASSERT_RTNL();
+	if (!q) {
+		u64 link = ethereal_dev_speed(port->dev);
+
+		if (link && rate > link) {
+			NL_SET_ERR_MSG(extack, "Rate exceeds the output port's link rate");
+			return -EINVAL;
+		}
+		if (link && !ethereal_admits(link, 100, port->reserved, rate)) {
+			NL_SET_ERR_MSG(extack, "Not enough bandwidth left on the output port");
+			return -ENOSPC;
+		}
+		return 0;
+	}
+	if (rate > q->rate) {
+		NL_SET_ERR_MSG(extack, "Rate exceeds the output port's link rate");
+		return -EINVAL;
+	}
+	if (!ethereal_admits(q->rate, q->rt_limit, port->reserved, rate)) {
+		NL_SET_ERR_MSG(extack,
+			       "Not enough real-time bandwidth left on the output port (rt-limit)");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+u64 ethereal_sched_rate(const struct ethereal_port *port)
+{
+	return port->sched ? port->sched->rate : 0;
+}
+
+int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn)
+{
+	ASSERT_RTNL();
+	return port->sched ? ethereal_class_insert(port->sched, conn) : 0;
+}
+
+void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn)
+{
+	struct ethereal_sched *q = port->sched;
+	struct sk_buff *to_free = NULL;
+	struct ethereal_class *cl;
+
+	ASSERT_RTNL();
+	if (!q)
+		return;
+	sch_tree_lock(q->sch);
+	cl = xa_load(&q->classes, conn->qid);
+	if (cl)
+		ethereal_class_unlink(q, cl, &to_free);
+	sch_tree_unlock(q->sch);
+	rtnl_kfree_skbs(to_free, NULL);
+	kfree(cl);
+}
+
+/* Configuration */
+
+static const struct nla_policy ethereal_policy[TCA_ETHEREAL_MAX + 1] = {
+	[TCA_ETHEREAL_RATE] = NLA_POLICY_MIN(NLA_U64, 1),
+	[TCA_ETHEREAL_CYCLE] = { .type = NLA_U64 },
+	[TCA_ETHEREAL_RT_LIMIT] = NLA_POLICY_MAX(NLA_U32, 100),
+	[TCA_ETHEREAL_MODE] = NLA_POLICY_MAX(NLA_U8, ETHEREAL_MODE_MAX),
+	[TCA_ETHEREAL_BE_LIMIT] = NLA_POLICY_MIN(NLA_U32, ETH_FRAME_LEN),
+	[TCA_ETHEREAL_DISCARD_WINDOW] = { .type = NLA_U64 },
+	[TCA_ETHEREAL_RESERVED] = { .type = NLA_REJECT },
+	[TCA_ETHEREAL_CONNS] = { .type = NLA_REJECT },
+};
+
+static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
+			   struct netlink_ext_ack *extack)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_ETHEREAL_MAX + 1] = {};
+	u64 rate = q->rate, cycle = q->cycle, window = q->discard_window;
+	u32 rt_limit = q->rt_limit, be_limit = q->be_limit;
+	u8 mode = q->mode;
+	int err;
+
+	if (opt) {
+		err = nla_parse_nested(tb, TCA_ETHEREAL_MAX, opt, ethereal_policy, extack);
+		if (err)
+			return err;
+	}
+	if (tb[TCA_ETHEREAL_RATE])
+		rate = nla_get_u64(tb[TCA_ETHEREAL_RATE]);
+	if (!rate) {
+		rate = ethereal_dev_speed(qdisc_dev(sch));
+		if (!rate) {
+			NL_SET_ERR_MSG(extack, "The device reports no speed: give a rate");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_ETHEREAL_CYCLE]) {
+		cycle = nla_get_u64(tb[TCA_ETHEREAL_CYCLE]);
+		if (cycle < ETHEREAL_CYCLE_MIN || cycle > ETHEREAL_CYCLE_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ETHEREAL_CYCLE],
+					    "Cycle must be from 100us to 1s");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_ETHEREAL_RT_LIMIT])
+		rt_limit = nla_get_u32(tb[TCA_ETHEREAL_RT_LIMIT]);
+	if (tb[TCA_ETHEREAL_MODE])
+		mode = nla_get_u8(tb[TCA_ETHEREAL_MODE]);
+	if (tb[TCA_ETHEREAL_DISCARD_WINDOW]) {
+		window = nla_get_u64(tb[TCA_ETHEREAL_DISCARD_WINDOW]);
+		if (window > ETHEREAL_DISCARD_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ETHEREAL_DISCARD_WINDOW],
+					    "Discard window must be at most 10s (0: off)");
+			return -EINVAL;
+		}
+	}
+	if (tb[TCA_ETHEREAL_BE_LIMIT])
+		be_limit = nla_get_u32(tb[TCA_ETHEREAL_BE_LIMIT]);
+	else if (!be_limit || tb[TCA_ETHEREAL_RATE] || tb[TCA_ETHEREAL_CYCLE])
+		be_limit = clamp_t(u64, ethereal_be_limit_default(rate, cycle),
+				   ETH_FRAME_LEN, U32_MAX);
+	if (q->port && !ethereal_admits(rate, rt_limit, 0, q->port->reserved)) {
+		NL_SET_ERR_MSG(extack,
+			       "The port's reservations exceed rt-limit of the new rate");
+		return -EBUSY;
+	}
+
+	sch_tree_lock(sch);
+	q->rate = rate;
+	q->rt_limit = rt_limit;
+	q->be_limit = be_limit;
+	q->discard_window = window;
+	if (q->cycle != cycle || q->mode != mode) {
+		q->cycle = cycle;
+		q->mode = mode;
+		ethereal_reschedule(q);
+	}
+	sch_tree_unlock(sch);
+	if (q->port)
+		ethereal_discard_set(q->port, rate, window);
+	return 0;
+}
+
+static int ethereal_init(struct Qdisc *sch, struct nlattr *opt,
+			 struct netlink_ext_ack *extack)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	struct ethereal_port *port;
+	int err;
+
+	q->sch = sch;
+	q->cycle = ETHEREAL_CYCLE_DEFAULT;
+	q->rt_limit = ETHEREAL_RT_LIMIT_DEFAULT;
+	q->mode = ETHEREAL_MODE_PACED;
+	q->discard_window = ETHEREAL_DISCARD_DEFAULT;
+	ethereal_qhead_init(&q->be);
+	xa_init(&q->classes);
+	qdisc_watchdog_init(&q->watchdog, sch);
+	ethereal_reschedule(q);
+
+	err = ethereal_change(sch, opt, extack);
+	if (err)
+		return err;
+	/* As a switch port's root qdisc, it schedules the port's connections. */
+	if (sch->parent == TC_H_ROOT) {
+		port = ethereal_port_find(dev_net(qdisc_dev(sch)), qdisc_dev(sch));
+		if (port) {
+			if (!ethereal_admits(q->rate, q->rt_limit, 0, port->reserved)) {
+				NL_SET_ERR_MSG(extack,
+					       "The port's reservations exceed rt-limit of this rate");
+				return -EBUSY;
+			}
+			ethereal_bind(q, port);
+		}
+	}
+	return 0;
+}
+
+static void ethereal_reset(struct Qdisc *sch)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	struct ethereal_class *cl;
+	unsigned long qid;
+
+	__qdisc_reset_queue(&q->be);
+	q->be_backlog = 0;
+	xa_for_each(&q->classes, qid, cl) {
+		ethereal_deactivate(q, cl);
+		rtnl_kfree_skbs(cl->q.head, cl->q.tail);
+		ethereal_qhead_init(&cl->q);
+		cl->backlog = 0;
+		cl->qstats.backlog = 0;
+	}
+	ethereal_reschedule(q);
+	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static void ethereal_destroy(struct Qdisc *sch)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+
+	qdisc_watchdog_cancel(&q->watchdog);
+	if (q->port)
+		ethereal_sched_unbind(q->port);
+	ethereal_class_remove_all(q);
+	xa_destroy(&q->classes);
+	__qdisc_reset_queue(&q->be);
+}
+
+static int ethereal_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	struct nlattr *opts;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, TCA_ETHEREAL_RATE, q->rate, TCA_ETHEREAL_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_ETHEREAL_CYCLE, q->cycle, TCA_ETHEREAL_PAD) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_RT_LIMIT, q->rt_limit) ||
+	    nla_put_u8(skb, TCA_ETHEREAL_MODE, q->mode) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_BE_LIMIT, q->be_limit) ||
+	    nla_put_u64_64bit(skb, TCA_ETHEREAL_DISCARD_WINDOW, q->discard_window,
+			      TCA_ETHEREAL_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_ETHEREAL_RESERVED,
+			      q->port ? q->port->reserved : 0, TCA_ETHEREAL_PAD) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_CONNS, q->n_classes))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static int ethereal_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	struct tc_ethereal_xstats st = q->x;
+
+	st.be_backlog = q->be_backlog;
+	st.be_qlen = q->be.qlen;
+	if (q->port) {
+		u64 sum[ETHEREAL_N_COUNTERS];
+
+		ethereal_stats_sum(q->port->stats, sum);
+		st.discards = sum[ETHEREAL_DROP_EARLY];
+	}
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+/* Class operations: dumps only; the switch creates and removes classes. */
+
+static struct Qdisc *ethereal_leaf(struct Qdisc *sch, unsigned long arg)
+{
+	return NULL;
+}
+
+static int ethereal_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
+			  struct Qdisc **old, struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG(extack, "A connection's queue takes no child qdisc");
+	return -EOPNOTSUPP;
+}
+
+static unsigned long ethereal_find(struct Qdisc *sch, u32 classid)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+
+	if (TC_H_MAJ(classid) != sch->handle)
+		return 0;
+	return (unsigned long)xa_load(&q->classes, TC_H_MIN(classid));
+}
+
+static int ethereal_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
+				 struct nlattr **tca, unsigned long *arg,
+				 struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG(extack,
+		       "Classes are the switch's connections: add them with etherealctl");
+	return -EOPNOTSUPP;
+}
+
+static int ethereal_class_delete(struct Qdisc *sch, unsigned long arg,
+				 struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG(extack,
+		       "Classes are the switch's connections: delete them with etherealctl");
+	return -EOPNOTSUPP;
+}
+
+static void ethereal_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	struct ethereal_class *cl;
+	unsigned long qid;
+
+	if (arg->stop)
+		return;
+	xa_for_each(&q->classes, qid, cl)
+		if (!tc_qdisc_stats_dump(sch, (unsigned long)cl, arg))
+			return;
+}
+
+static int ethereal_dump_class(struct Qdisc *sch, unsigned long arg,
+			       struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct ethereal_class *cl = (struct ethereal_class *)arg;
+	struct nlattr *opts;
+
+	tcm->tcm_parent = TC_H_ROOT;
+	tcm->tcm_handle = cl->classid;
+	tcm->tcm_info = 0;
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, TCA_ETHEREAL_CLASS_RATE, cl->rate,
+			      TCA_ETHEREAL_CLASS_PAD) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_BURST, cl->burst) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_LIMIT, cl->limit) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_IN_IFINDEX, cl->in_ifindex) ||
+	    nla_put_u16(skb, TCA_ETHEREAL_CLASS_IN_ID, cl->in_id))
+		goto nla_put_failure;
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static int ethereal_dump_class_stats(struct Qdisc *sch, unsigned long arg,
+				     struct gnet_dump *d)
+{
+	struct ethereal_sched *q = qdisc_priv(sch);
+	struct ethereal_class *cl = (struct ethereal_class *)arg;
+	struct tc_ethereal_class_xstats xs = {};
+	u64 now = ktime_get_ns();
+
+	if (q->mode == ETHEREAL_MODE_CYCLIC && cl->credit_cycle == q->cycle_no)
+		xs.credit = cl->credit;
+	if (q->mode == ETHEREAL_MODE_PACED && cl->q.qlen &&
+	    ethereal_cb(cl->q.head)->time < now)
+		xs.lag_ns = now - ethereal_cb(cl->q.head)->time;
+	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
+	    gnet_stats_copy_queue(d, NULL, &cl->qstats, cl->q.qlen) < 0)
+		return -1;
+	return gnet_stats_copy_app(d, &xs, sizeof(xs));
+}
+
+static const struct Qdisc_class_ops ethereal_class_ops = {
+	.graft		= ethereal_graft,
+	.leaf		= ethereal_leaf,
+	.find		= ethereal_find,
+	.change		= ethereal_class_change,
+	.delete		= ethereal_class_delete,
+	.walk		= ethereal_walk,
+	.dump		= ethereal_dump_class,
+	.dump_stats	= ethereal_dump_class_stats,
+};
+
+static struct Qdisc_ops ethereal_qdisc_ops __read_mostly = {
+	.cl_ops		= &ethereal_class_ops,
+	.id		= "ethereal",
+	.priv_size	= sizeof(struct ethereal_sched),
+	.enqueue	= ethereal_enqueue,
+	.dequeue	= ethereal_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= ethereal_init,
+	.reset		= ethereal_reset,
+	.destroy	= ethereal_destroy,
+	.change		= ethereal_change,
+	.dump		= ethereal_dump,
+	.dump_stats	= ethereal_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+int __init ethereal_sched_register(void)
+{
+	return register_qdisc(&ethereal_qdisc_ops);
+}
+
+void ethereal_sched_unregister(void)
+{
+	unregister_qdisc(&ethereal_qdisc_ops);
+}

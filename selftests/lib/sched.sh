@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+# Scheduler tests: ports, timed flows, and what they measured.
+# Needs lib/topo.sh and lib/rt.sh.
+
+# ports_qdisc SW RATE ARGS...: the ethereal qdisc on every port of SW
+ports_qdisc() {
+	local sw=$1 rate=$2 p
+	shift 2
+	for p in $(on "$sw" ls /sys/class/net/br0/brif); do
+		on "$sw" tc qdisc replace dev "$p" root handle 1: ethereal rate "$rate" "$@" ||
+			return 1
+	done
+}
+
+# field KEY LINE: the value of KEY=value in LINE
+field() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2" | head -n 1; }
+
+# frames RATE_BPS SECONDS SIZE: how many datagrams of SIZE payload bytes
+# make SECONDS at RATE (bit/s of whole frames)
+frames() { echo $(( $1 * $2 / ((${3} + 42) * 8) )); }
+
+# Flows run together: flow_start NAME FROM TO DST PORT RATE_BPS SECONDS SIZE
+# starts one's receiver; flows_go starts every sender at once and waits for
+# all; then flow_rx NAME and flow_tx NAME give the receiver's and the
+# sender's summary lines.
+declare -A _flow_send _flow_rxpid _flow_rate
+_flow_dir=
+flow_start() {
+	local name=$1 from=$2 to=$3 dst=$4 port=$5 rate=$6 secs=$7 size=$8 n i
+	if [ -z "$_flow_dir" ]; then
+		_flow_dir=$(mktemp -d)
+		defer rm -rf "$_flow_dir"
+	fi
+	n=$(frames "$rate" "$secs" "$size")
+	on "$to" udpprobe recv "$port" "$n" 3000 >"$_flow_dir/$name.rx" &
+	_flow_rxpid[$name]=$!
+	for i in $(seq 200); do
+		grep -q listening "$_flow_dir/$name.rx" && break
+		sleep 0.05
+	done
+	_flow_rate[$name]=$rate
+	_flow_send[$name]="$from $dst $port $n $size ${rate}bit"
+}
+
+flows_go() {
+	local name pids=()
+	for name in "${!_flow_send[@]}"; do
+		set -- ${_flow_send[$name]}
+		on "$1" udpprobe send "$2" "$3" "$4" "$5" "$6" >"$_flow_dir/$name.tx" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	for name in "${!_flow_rxpid[@]}"; do
+		wait "${_flow_rxpid[$name]}"
+	done
+	_flow_send=()
+	_flow_rxpid=()
+}
+
+flow_rx() { grep -v listening "$_flow_dir/$1.rx"; }
+flow_tx() { cat "$_flow_dir/$1.tx"; }
+
+# within VALUE TARGET PERCENT: |VALUE - TARGET| <= PERCENT% of TARGET
+within() {
+	awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN { d = v - t; if (d < 0) d = -d; exit !(d * 100 <= p * t) }'
+}
+
+# at_least VALUE TARGET PERCENT: VALUE >= PERCENT% of TARGET
+at_least() { awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN { exit !(v * 100 >= p * t) }'; }
+
+# senders_ok NAME...: every sender reached 99% of its offered rate
+senders_ok() {
+	local name offered sent
+	for name in "$@"; do
+		offered=${_flow_rate[$name]}
+		sent=$(field sent_bps "$(flow_tx "$name")")
+		at_least "$sent" "$offered" 99 || {
+			echo "sender $name reached $sent of $offered bit/s"
+			return 1
+		}
+	done
+}

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Preemptive discard (Section 3.3): on a peripheral port's ingress, a host's
+# best effort over its residual bandwidth (link rate minus its own
+# reservations) is dropped early and counted; not with the window off, and
+# not on trunk ports. Ports at 10 Mbit/s; h1 reserves 6 Mbit/s and sends
+# 8 Mbit/s of best effort on an unconstrained link, so 4 should pass.
+# timeout=200
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/sched.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+
+LINK=10000000
+SECS=6
+SIZE=1472
+
+send_be() { # label
+	local early
+	early=$(port_stat sw1 swp1 drop_early)
+	flow_start be h1 h2 "$(host_ip h2)" 5001 $((LINK * 8 / 10)) $SECS $SIZE
+	flows_go
+	_early=$(( $(port_stat sw1 swp1 drop_early) - early ))
+	_got=$(field rate_bps "$(flow_rx be)")
+	ktap_info "$1: $_got bit/s through, $_early discarded early," \
+		"$(field received "$(flow_rx be)") of $(field sent "$(flow_tx be)") frames"
+}
+
+ktap_begin 6
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+TOPO_OFFLOAD=off topo_create "sw1:h1,h2,h3" || ktap_skip_all "cannot build topology"
+ctl sw1 attach br0 || ktap_skip_all "cannot attach"
+ports_qdisc sw1 10mbit discard-window 50ms
+ctl sw1 conn add dev swp1 id 03:09 out swp3 lladdr "$(host_mac h3)" rate 6mbit
+on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
+
+send_be "window 50ms"
+ktap_result "the sender reached 8 Mbit/s" "$(senders_ok be >/dev/null; echo $?)" "$(senders_ok be)"
+ktap_result "best effort held to the residual 4 Mbit/s within 5%" \
+	"$(within "$_got" $((LINK * 4 / 10)) 5; echo $?)"
+ktap_result "every frame over it counted as a preemptive discard" \
+	"$([ "$_early" = $(( $(field sent "$(flow_tx be)") - $(field received "$(flow_rx be)") )) ]
+	   echo $?)"
+
+ctl sw1 conn del dev swp1 id 03:09
+send_be "no reservation"
+ktap_result "without reservations the whole link is residual: nothing discarded" \
+	"$([ "$_early" = 0 ] && within "$_got" $((LINK * 8 / 10)) 2; echo $?)"
+
+ctl sw1 conn add dev swp1 id 03:09 out swp3 lladdr "$(host_mac h3)" rate 6mbit
+on sw1 tc qdisc change dev swp1 root ethereal discard-window off
+send_be "window off"
+ktap_result "with the window off, nothing discarded" "$([ "$_early" = 0 ]; echo $?)"
+
+on sw1 tc qdisc change dev swp1 root ethereal discard-window 50ms
+ctl sw1 port set dev swp1 role trunk
+send_be "trunk port"
+ktap_result "on a trunk port, nothing discarded" "$([ "$_early" = 0 ]; echo $?)"
+ktap_end

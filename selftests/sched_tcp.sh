@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Fig. 5: real time and a greedy TCP flow from the same host to the same
+# receiver, reserving 30% and then 70% of the link. Ports at 10 Mbit/s (the
+# paper's 100 divided by 10); the host's NIC is emulated by a 10 Mbit/s FIFO
+# that both flows share, preemptive discard on (sched_discard.sh tests it
+# alone). Real time gets its reservation and TCP the residual, without
+# being starved.
+# timeout=300
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/sched.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+
+LINK=10000000
+SECS=10
+SIZE=1472
+
+run() { # percent
+	local pct=$1 rate=$((LINK * $1 / 100)) tcp goodput res rt early
+	ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
+		daddr "$(host_ip h2)" swap rate "$rate" burst $((rate / 8 / 25))
+	early=$(port_stat sw1 swp1 drop_early)
+	on h2 iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+	for i in $(seq 100); do
+		on h2 ss -Htln "sport = :5201" | grep -q . && break
+		sleep 0.1
+	done
+	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 "$rate" $SECS $SIZE
+	on h1 iperf3 -c "$(host_ip h2)" -p 5201 -t $((SECS + 1)) -J >"$_flow_dir/tcp.json" &
+	tcp=$!
+	sleep 0.5
+	flows_go
+	wait $tcp
+	goodput=$(jq '.end.sum_received.bits_per_second | floor' "$_flow_dir/tcp.json")
+	res=$((LINK - rate))
+	rt=$(flow_rx rt)
+	early=$(( $(port_stat sw1 swp1 drop_early) - early ))
+	ktap_info "$pct%: real time $(field rate_bps "$rt") bit/s, $(field received "$rt")" \
+		"of $(field sent "$(flow_tx rt)") frames; TCP goodput $goodput bit/s" \
+		"(residual $res); $early preemptive discards"
+	ktap_result "$pct%: the real-time sender reached its rate" \
+		"$(senders_ok rt >/dev/null; echo $?)" "$(senders_ok rt)"
+	ktap_result "$pct%: real time got its reservation within 1%, nothing lost" \
+		"$([ "$(field received "$rt")" = "$(field sent "$(flow_tx rt)")" ] &&
+		   within "$(field rate_bps "$rt")" "$rate" 1; echo $?)"
+	# TCP goodput carries 1448 of every 1514 bytes on the wire.
+	ktap_result "$pct%: TCP got at least half the residual, and not more than it" \
+		"$(at_least "$goodput" "$res" 50 && at_least "$res" "$goodput" 95; echo $?)"
+	ctl sw1 conn del dev swp1 id 03:09
+}
+
+ktap_begin 6
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+command -v iperf3 >/dev/null || ktap_skip_all "iperf3 is not installed"
+topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
+ctl sw1 attach br0 || ktap_skip_all "cannot attach"
+ports_qdisc sw1 10mbit rt-limit 80% mode paced discard-window 50ms
+# h1's NIC: 10 Mbit/s out of a 64-frame FIFO, shared by both flows
+on h1 tc qdisc add dev eth0 root tbf rate 10mbit burst 3028 limit 96896
+host_proxy h1 03:09
+on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
+
+run 30
+run 70
+ktap_end

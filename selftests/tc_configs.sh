@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# tc-configs/ applies to a 4-port bridge: the EtheReal switch, and each peer
+# a user would pick instead. In each, a flow over the link rate is held to
+# it, and the reserved flow gets through.
+# timeout=300
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/sched.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+
+CFG=${ETHEREAL_TOP:-.}/tc-configs
+LINK=10000000
+SECS=4
+SIZE=1472
+
+# check NAME DST: 3 Mbit/s to DST and 15 Mbit/s of best effort from h3,
+# both to h2: the reserved flow is whole, the port held to 10 Mbit/s.
+check() {
+	local rt be
+	flow_start rt h1 h2 "$2" 5000 3000000 $SECS $SIZE
+	flow_start be h3 h2 "$(host_ip h2)" 5001 15000000 $SECS $SIZE
+	flows_go
+	rt=$(field rate_bps "$(flow_rx rt)")
+	be=$(field rate_bps "$(flow_rx be)")
+	ktap_info "$1: reserved flow $rt bit/s, $(field received "$(flow_rx rt)") of" \
+		"$(field sent "$(flow_tx rt)"); best effort $be bit/s"
+	ktap_result "$1: applies, holds the port to the link, keeps the flow whole" \
+		"$([ "$_cfg_rc" = 0 ] &&
+		   [ "$(field received "$(flow_rx rt)")" = "$(field sent "$(flow_tx rt)")" ] &&
+		   awk -v r="$rt" -v b="$be" -v l=$LINK 'BEGIN { exit !(r + b <= l * 1.03) }'
+		   echo $?)"
+}
+
+ktap_begin 5
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+TOPO_OFFLOAD=off topo_create "sw1:h1,h2,h3,h4" || ktap_skip_all "cannot build topology"
+for h in h1 h3; do on "$h" ping -c 1 -W 2 "$(host_ip h2)" >/dev/null; done
+
+"$CFG/ethereal-switch" -n "$(ns_of sw1)" -r 10mbit br0
+_cfg_rc=$?
+ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
+	daddr "$(host_ip h2)" swap rate 3mbit burst 15000
+host_proxy h1 03:09
+check "EtheReal" "$(proxy_ip 03:09)"
+ctl sw1 detach br0
+"$CFG/peer" -n "$(ns_of sw1)" clear br0
+
+# The peers prioritize the flow by address and port; the plain bridge
+# cannot, so there it only has to hold the link.
+for kind in prio htb cbs; do
+	"$CFG/peer" -n "$(ns_of sw1)" -r 10mbit $kind br0 "$(host_ip h2):5000:3mbit"
+	_cfg_rc=$?
+	check "$kind" "$(host_ip h2)"
+done
+"$CFG/peer" -n "$(ns_of sw1)" -r 10mbit plain br0
+_cfg_rc=$?
+flow_start be h3 h2 "$(host_ip h2)" 5001 15000000 $SECS $SIZE
+flows_go
+ktap_info "plain: $(field rate_bps "$(flow_rx be)") bit/s of 15 Mbit/s offered"
+ktap_result "plain: applies and holds the port to the link rate" \
+	"$([ $_cfg_rc = 0 ] && within "$(field rate_bps "$(flow_rx be)")" $LINK 3; echo $?)"
+ktap_end

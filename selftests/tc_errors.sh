@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every bad tc option gets a message saying what is wrong: from the plugin
+# (q_ethereal.so) for what it can check, from the kernel (extack) for what
+# only the kernel knows. Never a bare "Invalid argument".
+# timeout=120
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+
+# expect NAME MESSAGE -- TC ARGS...: tc in sw1 fails saying MESSAGE
+expect() {
+	local name=$1 text=$2 out rc
+	shift 3
+	out=$(on sw1 tc "$@" 2>&1)
+	rc=$?
+	if [ $rc != 0 ] && [[ "$out" == *"$text"* ]] && [[ "$out" != *"Invalid argument"* ]]; then
+		ktap_ok "$name"
+	else
+		ktap_fail "$name" "exit $rc, said: $out"
+	fi
+}
+
+Q="qdisc add dev swp2 root handle 1: ethereal"
+
+ktap_begin 16
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
+ctl sw1 attach br0 || ktap_skip_all "cannot attach"
+
+expect "rate not a rate" 'rate "fast": not a rate' -- $Q rate fast
+expect "rate zero" 'rate "0": must be more than 0' -- $Q rate 0
+expect "cycle too short" 'cycle "10us": must be from 100us to 1s' -- $Q cycle 10us
+expect "cycle not a time" 'cycle "soon": not a time' -- $Q cycle soon
+expect "rt-limit over 100%" 'rt-limit "150%": must be a percentage, 0 to 100' -- $Q rt-limit 150%
+expect "unknown mode" 'mode "turbo": must be paced or cyclic' -- $Q mode turbo
+expect "be-limit below a frame" 'be-limit "1000": must hold a full frame' -- $Q be-limit 1000
+expect "discard window too long" 'discard-window "1min"' -- $Q discard-window 1min
+expect "unknown option" 'unknown option "speed"' -- $Q speed 10
+on sw1 ip link add dummy0 type dummy
+expect "no rate, device without a speed" "The device reports no speed: give a rate" -- \
+	qdisc add dev dummy0 root ethereal
+
+on sw1 tc $Q rate 10mbit
+ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" rate 5mbit
+expect "rate below the reservations" "The port's reservations exceed rt-limit of the new rate" -- \
+	qdisc change dev swp2 root ethereal rate 5mbit
+expect "rt-limit below the reservations" "The port's reservations exceed rt-limit" -- \
+	qdisc change dev swp2 root ethereal rt-limit 20%
+expect "replaced by a smaller qdisc" "The port's reservations exceed rt-limit of this rate" -- \
+	qdisc replace dev swp2 root handle 2: ethereal rate 1mbit
+expect "adding a class" "classes are the switch's connections" -- \
+	class add dev swp2 parent 1: classid 1:5 ethereal
+out=$(ctl sw1 conn add dev swp1 id 03:0a out swp2 lladdr "$(host_mac h2)" rate 2mbit 2>&1)
+ktap_result "reservation over rt-limit refused by the qdisc's admission" \
+	"$([[ "$out" == *"Not enough real-time bandwidth left on the output port (rt-limit)"* ]]
+	   echo $?)" "$out"
+ktap_result "the qdisc is unchanged after all that" \
+	"$(on sw1 tc qdisc show dev swp2 | grep -q "ethereal 1: root.*rate 10Mbit.*rt-limit 60%.*reserved 5Mbit conns 1"
+	   echo $?)" "$(on sw1 tc qdisc show dev swp2)"
+ktap_end
