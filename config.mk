@@ -10,3 +10,7 @@ LIBDIR ?= $(PREFIX)/lib
 INCDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
 LIBETHEREAL := $(TOP)/lib/libethereal.a
+# For "sigmsg.h", the signaling wire format libethereal.a shares with the
+# module: added only by its users, to keep the module's other headers out
+# of userspace's include path.
+SIGMSG_CPPFLAGS := -I$(TOP)/kmod

@@ -152,7 +152,7 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
 	const struct nlattr *c[ETHEREAL_CONN_A_MAX + 1];
 	char id[8], out[32], qid[8], rate[32], burst[32], maxpkt[32], daddr[INET_ADDRSTRLEN] = "";
-	const char *in_name, *out_name, *origin;
+	const char *in_name, *out_name, *origin, *state;
 	uint64_t r;
 	uint32_t b, m;
 
@@ -185,6 +185,9 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	origin = c[ETHEREAL_CONN_A_ORIGIN] &&
 		 mnl_attr_get_u8(c[ETHEREAL_CONN_A_ORIGIN]) == ETHEREAL_ORIGIN_SIGNALED ?
 		 "signaled" : "static";
+	state = c[ETHEREAL_CONN_A_STATE] &&
+		mnl_attr_get_u8(c[ETHEREAL_CONN_A_STATE]) == ETHEREAL_CONN_PENDING ?
+		"pending" : "up";
 
 	if (ctl.json) {
 		json_t *o = json_pack("{s:s, s:I, s:s, s:I, s:b, s:I, s:I, s:I, s:s}",
@@ -204,6 +207,11 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 				mnl_attr_get_u16(c[ETHEREAL_CONN_A_OUT_ID])));
 		if (daddr[0])
 			json_object_set_new(o, "daddr", json_string(daddr));
+		if (c[ETHEREAL_CONN_A_STATE])
+			json_object_set_new(o, "state", json_string(state));
+		if (c[ETHEREAL_CONN_A_EXPIRES])
+			json_object_set_new(o, "expires_ms", json_integer(
+				mnl_attr_get_u32(c[ETHEREAL_CONN_A_EXPIRES])));
 		if (ctl.stats)
 			json_object_set_new(o, "stats", stats_json(c[ETHEREAL_CONN_A_STATS]));
 		out_add(o);
@@ -220,7 +228,12 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" daddr %s", daddr);
 	if (c[ETHEREAL_CONN_A_SWAP])
 		printf(" swap");
-	printf(" %s\n", origin);
+	printf(" %s", origin);
+	if (c[ETHEREAL_CONN_A_STATE])
+		printf(" %s", state);
+	if (c[ETHEREAL_CONN_A_EXPIRES])
+		printf(" expires %.1fs", mnl_attr_get_u32(c[ETHEREAL_CONN_A_EXPIRES]) / 1000.0);
+	printf("\n");
 	if (ctl.stats)
 		stats_print(c[ETHEREAL_CONN_A_STATS], "    ");
 	return MNL_CB_OK;

@@ -287,7 +287,7 @@ static int run(int argc, char **argv)
 	if (matches(cmd, "conn"))
 		return do_conn(argc - 1, argv + 1);
 	if (matches(cmd, "attach") || matches(cmd, "detach") ||
-	    matches(cmd, "show") || matches(cmd, "stats"))
+	    matches(cmd, "show") || matches(cmd, "stats") || matches(cmd, "set"))
 		return do_switch(cmd, argc - 1, argv + 1);
 	usage_fail("unknown command '%s'", cmd);
 }

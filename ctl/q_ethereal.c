@@ -23,13 +23,16 @@ static void explain(void)
 		"Usage: ... ethereal [ rate RATE ] [ cycle TIME ] [ rt-limit PERCENT ]\n"
 		"                    [ mode { paced | cyclic } ] [ be-limit SIZE ]\n"
 		"                    [ discard-window { TIME | off } ]\n"
+		"                    [ rt-buffer SIZE ] [ max-conns N ]\n"
 		"  rate            the link rate (default: the device's speed)\n"
 		"  cycle           the cyclic scheduler's cycle, 100us to 1s (default 10ms)\n"
 		"  rt-limit        share of the rate real time may reserve (default 60%%)\n"
 		"  mode            paced (default) or cyclic, the paper's scheduler\n"
 		"  be-limit        best-effort queue (default 2 x rate x cycle)\n"
 		"  discard-window  preemptive discard window on a peripheral port\n"
-		"                  (default 50ms; off to disable)\n");
+		"                  (default 50ms; off to disable)\n"
+		"  rt-buffer       connection queues' pool (default 1s of the rate)\n"
+		"  max-conns       connections the port may carry (default 4096)\n");
 }
 
 static int bad(const char *what, const char *arg, const char *why)
@@ -43,7 +46,7 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 {
 	__u64 rate = 0, window = 0;
 	__s64 cycle = 0, t;
-	unsigned int rt_limit = 0, be_limit = 0;
+	unsigned int rt_limit = 0, be_limit = 0, rt_buffer = 0, max_conns = 0;
 	int have_rate = 0, have_cycle = 0, have_limit = 0, have_be = 0;
 	int have_window = 0, mode = -1;
 	struct rtattr *tail;
@@ -105,6 +108,16 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				window = t;
 			}
 			have_window = 1;
+		} else if (strcmp(*argv, "rt-buffer") == 0) {
+			NEXT_ARG();
+			if (get_size(&rt_buffer, *argv))
+				return bad("rt-buffer", *argv, "not a size (like 1mb)");
+			if (rt_buffer < 1514)
+				return bad("rt-buffer", *argv, "must hold a full frame (1514 bytes)");
+		} else if (strcmp(*argv, "max-conns") == 0) {
+			NEXT_ARG();
+			if (get_unsigned(&max_conns, *argv, 0) || !max_conns)
+				return bad("max-conns", *argv, "must be a number, at least 1");
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -128,6 +141,10 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_ETHEREAL_BE_LIMIT, be_limit);
 	if (have_window)
 		addattr64(n, 1024, TCA_ETHEREAL_DISCARD_WINDOW, window);
+	if (rt_buffer)
+		addattr32(n, 1024, TCA_ETHEREAL_RT_BUFFER, rt_buffer);
+	if (max_conns)
+		addattr32(n, 1024, TCA_ETHEREAL_MAX_CONNS, max_conns);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -176,7 +193,10 @@ static int ethereal_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt
 	}
 	tc_print_rate(PRINT_ANY, "reserved", "reserved %s ",
 		      get_u64_or_0(tb[TCA_ETHEREAL_RESERVED]) / 8);
-	print_uint(PRINT_ANY, "conns", "conns %u", get_u32_or_0(tb[TCA_ETHEREAL_CONNS]));
+	print_uint(PRINT_ANY, "conns", "conns %u ", get_u32_or_0(tb[TCA_ETHEREAL_CONNS]));
+	print_size(PRINT_ANY, "rt_buffer", "rt-buffer %s ", get_u32_or_0(tb[TCA_ETHEREAL_RT_BUFFER]));
+	print_uint(PRINT_ANY, "max_conns", "max-conns %u ", get_u32_or_0(tb[TCA_ETHEREAL_MAX_CONNS]));
+	print_size(PRINT_ANY, "buffered", "buffered %s", get_u32_or_0(tb[TCA_ETHEREAL_BUFFERED]));
 	return 0;
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* etherealctl attach | detach | show | stats */
+/* etherealctl attach | detach | show | stats | set */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctl.h"
+#include "units.h"
 
 #define MAX_SWITCHES 256
 
@@ -14,12 +15,78 @@ struct switch_list {
 	json_t *obj[MAX_SWITCHES];	/* with -j */
 };
 
+/* Signaling counters and setup times (ETHEREAL_SIG_STATS_A_*). */
+static const char *const sig_names[ETHEREAL_SIG_STATS_A_MAX + 1] = {
+	[ETHEREAL_SIG_STATS_A_RX] = "rx",
+	[ETHEREAL_SIG_STATS_A_TX] = "tx",
+	[ETHEREAL_SIG_STATS_A_ACCEPTED] = "accepted",
+	[ETHEREAL_SIG_STATS_A_REJECTED] = "rejected",
+	[ETHEREAL_SIG_STATS_A_TEARDOWNS] = "teardowns",
+	[ETHEREAL_SIG_STATS_A_EXPIRED] = "expired",
+	[ETHEREAL_SIG_STATS_A_LINK_DOWN] = "link_down",
+	[ETHEREAL_SIG_STATS_A_ARP_HITS] = "arp_hits",
+	[ETHEREAL_SIG_STATS_A_ARP_MISSES] = "arp_misses",
+	[ETHEREAL_SIG_STATS_A_DROP_MALFORMED] = "drop_malformed",
+	[ETHEREAL_SIG_STATS_A_DROP_RATELIMIT] = "drop_ratelimit",
+	[ETHEREAL_SIG_STATS_A_DROP_BACKLOG] = "drop_backlog",
+	[ETHEREAL_SIG_STATS_A_DROP_SPOOFED] = "drop_spoofed",
+	[ETHEREAL_SIG_STATS_A_DROP_UNEXPECTED] = "drop_unexpected",
+	[ETHEREAL_SIG_STATS_A_PENDING] = "pending",
+	[ETHEREAL_SIG_STATS_A_NEIGH] = "neighbours",
+	[ETHEREAL_SIG_STATS_A_SETUP_HIT_N] = "setup_hit_n",
+	[ETHEREAL_SIG_STATS_A_SETUP_HIT_AVG] = "setup_hit_avg_ns",
+	[ETHEREAL_SIG_STATS_A_SETUP_HIT_MAX] = "setup_hit_max_ns",
+	[ETHEREAL_SIG_STATS_A_SETUP_MISS_N] = "setup_miss_n",
+	[ETHEREAL_SIG_STATS_A_SETUP_MISS_AVG] = "setup_miss_avg_ns",
+	[ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX] = "setup_miss_max_ns",
+};
+
+static uint64_t sig_stat(const struct nlattr **tb, int type)
+{
+	if (!tb[type])
+		return 0;
+	return type == ETHEREAL_SIG_STATS_A_PENDING || type == ETHEREAL_SIG_STATS_A_NEIGH ?
+	       mnl_attr_get_u32(tb[type]) : mnl_attr_get_u64(tb[type]);
+}
+
+static json_t *sig_json(const struct nlattr *nest)
+{
+	const struct nlattr *tb[ETHEREAL_SIG_STATS_A_MAX + 1];
+	json_t *o = json_object();
+	int i;
+
+	nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
+	for (i = ETHEREAL_SIG_STATS_A_RX; i <= ETHEREAL_SIG_STATS_A_MAX; i++)
+		json_object_set_new(o, sig_names[i], json_integer((json_int_t)sig_stat(tb, i)));
+	return o;
+}
+
+static void sig_print(const struct nlattr *nest, const char *indent)
+{
+	const struct nlattr *tb[ETHEREAL_SIG_STATS_A_MAX + 1];
+	int i;
+
+	nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
+	printf("%ssignaling:", indent);
+	for (i = ETHEREAL_SIG_STATS_A_RX; i < ETHEREAL_SIG_STATS_A_SETUP_HIT_N; i++)
+		printf(" %s %llu", sig_names[i], (unsigned long long)sig_stat(tb, i));
+	printf("\n%ssetup per hop: ARP hit %llu, mean %.1f us, max %.1f us;"
+	       " ARP miss %llu, mean %.1f us, max %.1f us\n", indent,
+	       (unsigned long long)sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_HIT_N),
+	       sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_HIT_AVG) / 1e3,
+	       sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_HIT_MAX) / 1e3,
+	       (unsigned long long)sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_MISS_N),
+	       sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_MISS_AVG) / 1e3,
+	       sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX) / 1e3);
+}
+
 static int switch_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
 	struct switch_list *list = data;
-	uint32_t ports, conns;
+	uint32_t ports, conns, lifetime;
 	const char *name;
+	char life[32];
 	json_t *o;
 
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
@@ -28,18 +95,24 @@ static int switch_cb(const struct nlmsghdr *nlh, void *data)
 	name = mnl_attr_get_str(tb[ETHEREAL_A_IFNAME]);
 	ports = tb[ETHEREAL_A_N_PORTS] ? mnl_attr_get_u32(tb[ETHEREAL_A_N_PORTS]) : 0;
 	conns = tb[ETHEREAL_A_N_CONNS] ? mnl_attr_get_u32(tb[ETHEREAL_A_N_CONNS]) : 0;
+	lifetime = tb[ETHEREAL_A_LIFETIME] ? mnl_attr_get_u32(tb[ETHEREAL_A_LIFETIME]) : 0;
 	list->ifindex[list->n] = mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]);
 	if (ctl.json) {
-		o = json_pack("{s:s, s:I, s:I}", "bridge", name, "ports", (json_int_t)ports,
-			      "connections", (json_int_t)conns);
-		if (ctl.stats)
+		o = json_pack("{s:s, s:I, s:I, s:I}", "bridge", name, "ports", (json_int_t)ports,
+			      "connections", (json_int_t)conns, "lifetime_ms", (json_int_t)lifetime);
+		if (ctl.stats) {
 			json_object_set_new(o, "stats", stats_json(tb[ETHEREAL_A_STATS]));
+			json_object_set_new(o, "signaling", sig_json(tb[ETHEREAL_A_SIG]));
+		}
 		list->obj[list->n] = o;
 		out_add(o);
 	} else {
-		printf("%s: ports %u connections %u\n", name, ports, conns);
-		if (ctl.stats)
+		format_time((uint64_t)lifetime * 1000000, life, sizeof(life));
+		printf("%s: ports %u connections %u lifetime %s\n", name, ports, conns, life);
+		if (ctl.stats) {
 			stats_print(tb[ETHEREAL_A_STATS], "    ");
+			sig_print(tb[ETHEREAL_A_SIG], "    ");
+		}
 	}
 	list->n++;
 	return MNL_CB_OK;
@@ -107,6 +180,36 @@ static void switch_stats(const char *bridge)
 	}
 }
 
+/* `set BRIDGE lifetime TIME`: the soft state of signaled connections. */
+static int switch_set(int argc, char **argv)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	uint64_t ns;
+	int i;
+
+	if (argc < 1)
+		usage_fail("set needs a bridge");
+	if (argc < 2)
+		usage_fail("set %s: nothing to set (lifetime TIME)", argv[0]);
+	ctl_open();
+	nlh = ctl_msg(buf, ETHEREAL_CMD_SWITCH_SET, 0);
+	mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, ifindex_of(argv[0]));
+	for (i = 1; i < argc; i += 2) {
+		if (!matches(argv[i], "lifetime"))
+			usage_fail("set: unknown setting '%s' (lifetime)", argv[i]);
+		if (i + 1 >= argc)
+			usage_fail("'lifetime' needs a time");
+		if (parse_time(argv[i + 1], &ns) ||
+		    ns < ETHEREAL_LIFETIME_MIN_MS * 1000000ULL ||
+		    ns > ETHEREAL_LIFETIME_MAX_MS * 1000000ULL)
+			usage_fail("lifetime '%s': a time from 100ms to 1h", argv[i + 1]);
+		mnl_attr_put_u32(nlh, ETHEREAL_A_LIFETIME, ns / 1000000);
+	}
+	ctl_talk(nlh, NULL, NULL, argv[0]);
+	return 0;
+}
+
 int do_switch(const char *cmd, int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -114,6 +217,8 @@ int do_switch(const char *cmd, int argc, char **argv)
 	struct switch_list list;
 	struct nlmsghdr *nlh;
 
+	if (matches(cmd, "set"))
+		return switch_set(argc, argv);
 	if (argc > 1)
 		usage_fail("%s: unexpected argument '%s'", cmd, argv[1]);
 	if ((matches(cmd, "attach") || matches(cmd, "detach")) && !bridge)

@@ -43,7 +43,7 @@ static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
 		return -EINVAL;
 	}
 	/* Bandwidth on the output link: the port's scheduler decides. */
-	return ethereal_sched_admit(cfg->out, cfg->rate, extack);
+	return ethereal_sched_admit(cfg->out, cfg->rate, cfg->burst, extack);
 }
 
 /* Take the output ID: the one asked for, or a free one. */
@@ -136,6 +136,7 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->in->reserved_in += conn->rate;
 	conn->out->n_out++;
 	conn->out->reserved += conn->rate;
+	conn->out->buffered += 2ULL * conn->burst;
 	conn->in->sw->n_conns++;
 	conn->in->sw->gen++;
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_CONN]);
@@ -151,6 +152,8 @@ free:
 void ethereal_conn_del(struct ethereal_conn *conn)
 {
 	ASSERT_RTNL();
+	if (conn->origin == ETHEREAL_ORIGIN_SIGNALED)
+		ethereal_sig_conn_gone(conn);
 	xa_erase(&conn->in->in_conns, conn->in_id);
 	/* Frames still on their way to its queue go best effort. */
 	ethereal_sched_conn_del(conn->out, conn);
@@ -159,6 +162,7 @@ void ethereal_conn_del(struct ethereal_conn *conn)
 	conn->in->reserved_in -= conn->rate;
 	conn->out->n_out--;
 	conn->out->reserved -= conn->rate;
+	conn->out->buffered -= 2ULL * conn->burst;
 	conn->in->sw->n_conns--;
 	conn->in->sw->gen++;
 	ethereal_discard_update(conn->in);

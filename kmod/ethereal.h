@@ -16,7 +16,10 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
+#include <linux/ratelimit.h>
+#include <linux/skbuff.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
 
@@ -39,10 +42,62 @@ enum ethereal_counter {
 	ETHEREAL_N_COUNTERS
 };
 
+/* Signaling counters, in uapi order (ETHEREAL_SIG_STATS_A_*). */
+enum ethereal_sig_counter {
+	ETHEREAL_SIGC_RX,
+	ETHEREAL_SIGC_TX,
+	ETHEREAL_SIGC_ACCEPTED,
+	ETHEREAL_SIGC_REJECTED,
+	ETHEREAL_SIGC_TEARDOWNS,
+	ETHEREAL_SIGC_EXPIRED,
+	ETHEREAL_SIGC_LINK_DOWN,
+	ETHEREAL_SIGC_ARP_HITS,
+	ETHEREAL_SIGC_ARP_MISSES,
+	ETHEREAL_SIGC_DROP_MALFORMED,
+	ETHEREAL_SIGC_DROP_RATELIMIT,
+	ETHEREAL_SIGC_DROP_BACKLOG,
+	ETHEREAL_SIGC_DROP_SPOOFED,
+	ETHEREAL_SIGC_DROP_UNEXPECTED,
+	ETHEREAL_SIGC_N
+};
+
 /* Per-CPU counters: the packet path never shares a cache line for them. */
 struct ethereal_stats {
 	u64_stats_t c[ETHEREAL_N_COUNTERS];
 	struct u64_stats_sync syncp;
+};
+
+/* Setup times at this switch, ns: from the request's arrival to its answer
+ * or its forwarding downstream.
+ */
+struct ethereal_sig_time {
+	u64 n;
+	u64 sum;
+	u64 max;
+};
+
+#define ETHEREAL_NEIGH_BITS	8
+
+/*
+ * Signaling state of a switch (signal.c, neigh.c). Messages are queued by
+ * the packet path and handled in process context under RTNL; the neighbour
+ * cache is filled by snooping ARP on the packet path.
+ */
+struct ethereal_sig {
+	struct sk_buff_head rxq;	/* control messages to handle */
+	struct delayed_work work;
+	bool dead;			/* detaching: queue nothing more */
+	struct list_head conns;		/* signaled connections, RTNL */
+	struct list_head waiting;	/* setups waiting for ARP, RTNL */
+	unsigned int n_pending;		/* waiting, or for downstream */
+	unsigned int n_waiting;
+	u32 lifetime_ms;		/* soft state */
+	spinlock_t neigh_lock;
+	struct hlist_head neigh[1 << ETHEREAL_NEIGH_BITS];
+	unsigned int n_neigh;
+	atomic_long_t c[ETHEREAL_SIGC_N];
+	struct ethereal_sig_time t_hit;	/* receiver's MAC known */
+	struct ethereal_sig_time t_miss; /* ARP asked first */
 };
 
 struct ethereal_switch {
@@ -53,6 +108,7 @@ struct ethereal_switch {
 	unsigned int n_ports;
 	unsigned int n_conns;
 	u32 gen;			/* bumped on every change, for dumps */
+	struct ethereal_sig sig;
 	struct rcu_head rcu;
 };
 
@@ -86,11 +142,33 @@ struct ethereal_port {
 	unsigned int n_in;
 	unsigned int n_out;
 	u64 reserved;			/* bit/s of connections leaving here */
+	u64 buffered;			/* bytes of queue limits leaving here */
 	u64 reserved_in;		/* bit/s of connections entering here */
 	struct ethereal_sched *sched;	/* the port's root qdisc, if ours */
 	struct ethereal_discard discard;
+	struct ratelimit_state sig_rl;	/* control messages arriving */
 	struct ethereal_stats __percpu *stats;
 	struct rcu_head rcu;
+};
+
+/* Where answers to a host go: what its request came from. */
+struct ethereal_sig_peer {
+	u8 mac[ETH_ALEN];
+	__be32 ip;			/* the host's */
+	__be32 ctl_ip;			/* the address it sent to */
+	__be16 port;			/* its UDP port */
+};
+
+/* A signaled connection's protocol state. */
+struct ethereal_conn_sig {
+	struct list_head node;		/* in ethereal_sig.conns */
+	u8 state;			/* enum ethereal_conn_state */
+	u8 hop;				/* this switch's, 1 = first */
+	bool has_peer;			/* input port leads to the source host */
+	u32 cookie;
+	u32 lifetime_ms;
+	unsigned long deadline;		/* jiffies: answer due, or expiry */
+	struct ethereal_sig_peer peer;
 };
 
 struct ethereal_conn {
@@ -106,6 +184,7 @@ struct ethereal_conn {
 	u64 rate;			/* bit/s */
 	u32 burst;			/* bytes */
 	u32 max_pkt;			/* bytes, Ethernet header included */
+	struct ethereal_conn_sig sig;	/* ETHEREAL_ORIGIN_SIGNALED only */
 	struct ethereal_stats __percpu *stats;
 	struct rcu_head rcu;
 };
@@ -174,6 +253,7 @@ int ethereal_switch_attach(struct net *net, struct net_device *br,
 			   struct netlink_ext_ack *extack);
 void ethereal_switch_detach(struct ethereal_switch *sw);
 int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev);
+void ethereal_port_set_role(struct ethereal_port *port, u8 role);
 void ethereal_port_remove(struct ethereal_port *port);
 u64 ethereal_dev_speed(const struct net_device *dev);
 u64 ethereal_port_rate(const struct ethereal_port *port);
@@ -194,7 +274,7 @@ int ethereal_sched_register(void);
 void ethereal_sched_unregister(void);
 void ethereal_sched_bind(struct ethereal_port *port);
 void ethereal_sched_unbind(struct ethereal_port *port);
-int ethereal_sched_admit(const struct ethereal_port *port, u64 rate,
+int ethereal_sched_admit(const struct ethereal_port *port, u64 rate, u32 burst,
 			 struct netlink_ext_ack *extack);
 u64 ethereal_sched_rate(const struct ethereal_port *port);
 int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn);
@@ -204,6 +284,21 @@ void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *c
 void ethereal_discard_set(struct ethereal_port *port, u64 link, u64 window);
 void ethereal_discard_update(struct ethereal_port *port);
 bool ethereal_discard(struct ethereal_port *port, const struct sk_buff *skb);
+
+/* signal.c */
+void ethereal_sig_init(struct ethereal_switch *sw);
+void ethereal_sig_stop(struct ethereal_switch *sw);
+unsigned int ethereal_sig_rx(struct ethereal_port *port, struct sk_buff *skb);
+void ethereal_sig_port_down(struct ethereal_port *port, u16 reason);
+void ethereal_sig_conn_teardown(struct ethereal_conn *conn, u16 reason);
+void ethereal_sig_conn_gone(struct ethereal_conn *conn);
+
+/* neigh.c: the switch's view of IPv4 -> MAC, from ARP it forwards */
+void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb);
+bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac);
+void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip,
+			  const struct ethereal_port *except);
+void ethereal_neigh_flush(struct ethereal_switch *sw);
 
 /* receive.c */
 unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,

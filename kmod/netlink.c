@@ -10,6 +10,7 @@
 #include <net/sock.h>
 
 #include "ethereal.h"
+#include <linux/ethereal_sig.h>
 
 static struct genl_family ethereal_genl_family;
 
@@ -22,6 +23,11 @@ static struct netlink_range_validation ethereal_id_range __ro_after_init = {
 static struct netlink_range_validation ethereal_max_pkt_range __ro_after_init = {
 	.min = ETHEREAL_MAX_PKT_MIN,
 	.max = ETHEREAL_MAX_PKT_MAX,
+};
+
+static struct netlink_range_validation ethereal_lifetime_range __ro_after_init = {
+	.min = ETHEREAL_LIFETIME_MIN_MS,
+	.max = ETHEREAL_LIFETIME_MAX_MS,
 };
 
 static const struct nla_policy ethereal_port_policy[ETHEREAL_PORT_A_MAX + 1] = {
@@ -46,6 +52,7 @@ static const struct nla_policy ethereal_policy[ETHEREAL_A_MAX + 1] = {
 	[ETHEREAL_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[ETHEREAL_A_PORT] = NLA_POLICY_NESTED(ethereal_port_policy),
 	[ETHEREAL_A_CONN] = NLA_POLICY_NESTED(ethereal_conn_policy),
+	[ETHEREAL_A_LIFETIME] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_lifetime_range),
 };
 
 /* Lookups from request attributes; RTNL held. */
@@ -117,6 +124,36 @@ static int ethereal_put_stats(struct sk_buff *msg, int attr,
 	return 0;
 }
 
+static int ethereal_put_sig_time(struct sk_buff *msg, int attr,
+				 const struct ethereal_sig_time *t)
+{
+	return nla_put_u64_64bit(msg, attr, t->n, ETHEREAL_SIG_STATS_A_PAD) ||
+	       nla_put_u64_64bit(msg, attr + 1, t->n ? div64_u64(t->sum, t->n) : 0,
+				 ETHEREAL_SIG_STATS_A_PAD) ||
+	       nla_put_u64_64bit(msg, attr + 2, t->max, ETHEREAL_SIG_STATS_A_PAD);
+}
+
+static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(msg, ETHEREAL_A_SIG);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < ETHEREAL_SIGC_N; i++)
+		if (nla_put_u64_64bit(msg, ETHEREAL_SIG_STATS_A_RX + i,
+				      atomic_long_read(&sig->c[i]), ETHEREAL_SIG_STATS_A_PAD))
+			return -EMSGSIZE;
+	if (nla_put_u32(msg, ETHEREAL_SIG_STATS_A_PENDING, sig->n_pending) ||
+	    nla_put_u32(msg, ETHEREAL_SIG_STATS_A_NEIGH, READ_ONCE(sig->n_neigh)) ||
+	    ethereal_put_sig_time(msg, ETHEREAL_SIG_STATS_A_SETUP_HIT_N, &sig->t_hit) ||
+	    ethereal_put_sig_time(msg, ETHEREAL_SIG_STATS_A_SETUP_MISS_N, &sig->t_miss))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int ethereal_fill_switch(struct sk_buff *msg, const struct ethereal_switch *sw)
 {
 	u64 sum[ETHEREAL_N_COUNTERS] = {}, v[ETHEREAL_N_COUNTERS];
@@ -131,7 +168,9 @@ static int ethereal_fill_switch(struct sk_buff *msg, const struct ethereal_switc
 	if (nla_put_u32(msg, ETHEREAL_A_IFINDEX, sw->br->ifindex) ||
 	    nla_put_string(msg, ETHEREAL_A_IFNAME, sw->br->name) ||
 	    nla_put_u32(msg, ETHEREAL_A_N_PORTS, sw->n_ports) ||
-	    nla_put_u32(msg, ETHEREAL_A_N_CONNS, sw->n_conns))
+	    nla_put_u32(msg, ETHEREAL_A_N_CONNS, sw->n_conns) ||
+	    nla_put_u32(msg, ETHEREAL_A_LIFETIME, sw->sig.lifetime_ms) ||
+	    ethereal_put_sig(msg, &sw->sig))
 		return -EMSGSIZE;
 	return ethereal_put_stats(msg, ETHEREAL_A_STATS, sum);
 }
@@ -189,6 +228,11 @@ static int ethereal_fill_conn(struct sk_buff *msg, const struct ethereal_conn *c
 	    nla_put_u32(msg, ETHEREAL_CONN_A_BURST, conn->burst) ||
 	    nla_put_u32(msg, ETHEREAL_CONN_A_MAX_PKT, conn->max_pkt) ||
 	    nla_put_u8(msg, ETHEREAL_CONN_A_ORIGIN, conn->origin) ||
+	    (conn->origin == ETHEREAL_ORIGIN_SIGNALED &&
+	     (nla_put_u8(msg, ETHEREAL_CONN_A_STATE, conn->sig.state) ||
+	      nla_put_u32(msg, ETHEREAL_CONN_A_EXPIRES,
+			  time_after(conn->sig.deadline, jiffies) ?
+			  jiffies_to_msecs(conn->sig.deadline - jiffies) : 0))) ||
 	    ethereal_put_stats(msg, ETHEREAL_CONN_A_STATS, sum))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
@@ -266,7 +310,8 @@ static int ethereal_nl_attach(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int ethereal_nl_detach(struct sk_buff *skb, struct genl_info *info)
+/* SWITCH_DETACH, SWITCH_SET: on an attached bridge. */
+static int ethereal_nl_switch_do(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ethereal_switch *sw;
 
@@ -275,8 +320,13 @@ static int ethereal_nl_detach(struct sk_buff *skb, struct genl_info *info)
 	rtnl_lock();
 	sw = ethereal_nl_switch(genl_info_net(info), info->attrs[ETHEREAL_A_IFINDEX],
 				info->extack);
-	if (!IS_ERR(sw))
+	if (IS_ERR(sw))
+		goto out;
+	if (info->genlhdr->cmd == ETHEREAL_CMD_SWITCH_DETACH)
 		ethereal_switch_detach(sw);
+	else if (info->attrs[ETHEREAL_A_LIFETIME])
+		sw->sig.lifetime_ms = nla_get_u32(info->attrs[ETHEREAL_A_LIFETIME]);
+out:
 	rtnl_unlock();
 	return PTR_ERR_OR_ZERO(sw);
 }
@@ -374,7 +424,7 @@ static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
-	WRITE_ONCE(port->role, nla_get_u8(tb[ETHEREAL_PORT_A_ROLE]));
+	ethereal_port_set_role(port, nla_get_u8(tb[ETHEREAL_PORT_A_ROLE]));
 	port->sw->gen++;
 out:
 	rtnl_unlock();
@@ -580,7 +630,10 @@ static int ethereal_nl_conn_del(struct sk_buff *skb, struct genl_info *info)
 
 	rtnl_lock();
 	conn = ethereal_nl_conn_req(info);
-	if (!IS_ERR(conn))
+	/* A signaled one's neighbours are told, so that nothing dangles. */
+	if (!IS_ERR(conn) && conn->origin == ETHEREAL_ORIGIN_SIGNALED)
+		ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_REMOVED);
+	else if (!IS_ERR(conn))
 		ethereal_conn_del(conn);
 	rtnl_unlock();
 	return PTR_ERR_OR_ZERO(conn);
@@ -649,7 +702,7 @@ static const struct genl_small_ops ethereal_genl_ops[] = {
 	},
 	{
 		.cmd = ETHEREAL_CMD_SWITCH_DETACH,
-		.doit = ethereal_nl_detach,
+		.doit = ethereal_nl_switch_do,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
@@ -681,6 +734,11 @@ static const struct genl_small_ops ethereal_genl_ops[] = {
 		.cmd = ETHEREAL_CMD_CONN_GET,
 		.doit = ethereal_nl_conn_get,
 		.dumpit = ethereal_nl_conn_dump,
+	},
+	{
+		.cmd = ETHEREAL_CMD_SWITCH_SET,
+		.doit = ethereal_nl_switch_do,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
 

@@ -6,7 +6,8 @@
  *
  *   broadcast                  the bridge floods it, as always
  *   addressed to the switch    ARP goes up, the rest is dropped
- *   FF:FF:FF:FF:00:00-00:0A    control range: signaling
+ *   FF:FF:FF:FF:00:00-00:0A    control range: 00:01 is signaling (queued
+ *                              for signal.c), the rest is dropped
  *   FF:FF:FF:FF:X:Y            real time: connection X:Y of the input port
  *   anything else              the bridge forwards it, untouched
  *
@@ -21,6 +22,7 @@
 #include <net/pkt_sched.h>
 
 #include "ethereal.h"
+#include <linux/ethereal_sig.h>
 
 static unsigned int ethereal_drop(struct ethereal_port *port,
 				  struct ethereal_conn *conn,
@@ -185,6 +187,8 @@ unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,
 	if (is_multicast_ether_addr(dest)) {
 		if (ethereal_mac_is_rt(dest) && !is_broadcast_ether_addr(dest)) {
 			id = ethereal_mac_id(dest);
+			if (id == ETHEREAL_ID_SIGNAL)
+				return ethereal_sig_rx(port, skb);
 			if (id <= ETHEREAL_ID_CTRL_LAST)
 				return ethereal_drop(port, NULL, ETHEREAL_DROP_CONTROL);
 			return ethereal_rx_rt(port, skb, id);
@@ -194,6 +198,10 @@ unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,
 		/* Keeps the switch transparent: it answers ARP and nothing else. */
 		return ethereal_drop(port, NULL, ETHEREAL_DROP_TO_SWITCH);
 	}
+
+	/* Signaling finds receivers, and checks senders, by what ARP says. */
+	if (skb->protocol == htons(ETH_P_ARP))
+		ethereal_neigh_snoop(port, skb);
 
 	/* Best effort from a host over its residual bandwidth: drop early. */
 	if (ethereal_discard(port, skb))

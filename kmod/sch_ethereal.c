@@ -51,6 +51,8 @@
 #define ETHEREAL_RT_LIMIT_DEFAULT 60
 #define ETHEREAL_DISCARD_DEFAULT 50000000ULL
 #define ETHEREAL_DISCARD_MAX	10000000000ULL
+#define ETHEREAL_MAX_CONNS_DEFAULT 4096
+#define ETHEREAL_RT_BUFFER_NS	1000000000ULL	/* default pool: 1 s of the link */
 
 struct ethereal_class {
 	u32 classid;
@@ -83,6 +85,8 @@ struct ethereal_sched {
 	u64 discard_window;		/* ns */
 	u32 rt_limit;			/* percent */
 	u32 be_limit;			/* bytes */
+	u32 rt_buffer;			/* bytes of connection queues allowed */
+	u32 max_conns;
 	u8 mode;
 
 	u64 link_time;			/* when the link is free */
@@ -533,7 +537,7 @@ void ethereal_sched_unbind(struct ethereal_port *port)
 	ethereal_discard_set(port, 0, 0);
 }
 
-int ethereal_sched_admit(const struct ethereal_port *port, u64 rate,
+int ethereal_sched_admit(const struct ethereal_port *port, u64 rate, u32 burst,
 			 struct netlink_ext_ack *extack)
 {
 	const struct ethereal_sched *q = port->sched;
@@ -560,6 +564,16 @@ int ethereal_sched_admit(const struct ethereal_port *port, u64 rate,
 		NL_SET_ERR_MSG(extack,
 			       "Not enough real-time bandwidth left on the output port (rt-limit)");
 		return -ENOSPC;
+	}
+	/* Scheduling work grows with the connections: bounded per port. */
+	if (port->n_out >= q->max_conns) {
+		NL_SET_ERR_MSG(extack, "The output port has its most connections (max-conns)");
+		return -EMLINK;
+	}
+	if (port->buffered + 2ULL * burst > q->rt_buffer) {
+		NL_SET_ERR_MSG(extack,
+			       "Not enough queue buffer left on the output port (rt-buffer)");
+		return -ENOBUFS;
 	}
 	return 0;
 }
@@ -604,7 +618,25 @@ static const struct nla_policy ethereal_policy[TCA_ETHEREAL_MAX + 1] = {
 	[TCA_ETHEREAL_DISCARD_WINDOW] = { .type = NLA_U64 },
 	[TCA_ETHEREAL_RESERVED] = { .type = NLA_REJECT },
 	[TCA_ETHEREAL_CONNS] = { .type = NLA_REJECT },
+	[TCA_ETHEREAL_RT_BUFFER] = NLA_POLICY_MIN(NLA_U32, ETH_FRAME_LEN),
+	[TCA_ETHEREAL_MAX_CONNS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_ETHEREAL_BUFFERED] = { .type = NLA_REJECT },
 };
+
+/* Whether the port's connections fit these settings of its qdisc. */
+static int ethereal_port_fits(const struct ethereal_port *port, u64 rate, u32 rt_limit,
+			      u32 rt_buffer, u32 max_conns, struct netlink_ext_ack *extack)
+{
+	if (!ethereal_admits(rate, rt_limit, 0, port->reserved)) {
+		NL_SET_ERR_MSG(extack, "The port's reservations exceed rt-limit of this rate");
+		return -EBUSY;
+	}
+	if (port->buffered > rt_buffer || port->n_out > max_conns) {
+		NL_SET_ERR_MSG(extack, "The port's connections exceed rt-buffer or max-conns");
+		return -EBUSY;
+	}
+	return 0;
+}
 
 static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 			   struct netlink_ext_ack *extack)
@@ -613,6 +645,7 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	struct nlattr *tb[TCA_ETHEREAL_MAX + 1] = {};
 	u64 rate = q->rate, cycle = q->cycle, window = q->discard_window;
 	u32 rt_limit = q->rt_limit, be_limit = q->be_limit;
+	u32 rt_buffer = q->rt_buffer, max_conns = q->max_conns;
 	u8 mode = q->mode;
 	int err;
 
@@ -655,16 +688,25 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	else if (!be_limit || tb[TCA_ETHEREAL_RATE] || tb[TCA_ETHEREAL_CYCLE])
 		be_limit = clamp_t(u64, ethereal_be_limit_default(rate, cycle),
 				   ETH_FRAME_LEN, U32_MAX);
-	if (q->port && !ethereal_admits(rate, rt_limit, 0, q->port->reserved)) {
-		NL_SET_ERR_MSG(extack,
-			       "The port's reservations exceed rt-limit of the new rate");
-		return -EBUSY;
+	if (tb[TCA_ETHEREAL_RT_BUFFER])
+		rt_buffer = nla_get_u32(tb[TCA_ETHEREAL_RT_BUFFER]);
+	else if (!rt_buffer || tb[TCA_ETHEREAL_RATE])
+		rt_buffer = clamp_t(u64, ethereal_bytes_in(rate, ETHEREAL_RT_BUFFER_NS),
+				    ETH_FRAME_LEN, U32_MAX);
+	if (tb[TCA_ETHEREAL_MAX_CONNS])
+		max_conns = nla_get_u32(tb[TCA_ETHEREAL_MAX_CONNS]);
+	if (q->port) {
+		err = ethereal_port_fits(q->port, rate, rt_limit, rt_buffer, max_conns, extack);
+		if (err)
+			return err;
 	}
 
 	sch_tree_lock(sch);
 	q->rate = rate;
 	q->rt_limit = rt_limit;
 	q->be_limit = be_limit;
+	q->rt_buffer = rt_buffer;
+	q->max_conns = max_conns;
 	q->discard_window = window;
 	if (q->cycle != cycle || q->mode != mode) {
 		q->cycle = cycle;
@@ -689,6 +731,7 @@ static int ethereal_init(struct Qdisc *sch, struct nlattr *opt,
 	q->rt_limit = ETHEREAL_RT_LIMIT_DEFAULT;
 	q->mode = ETHEREAL_MODE_PACED;
 	q->discard_window = ETHEREAL_DISCARD_DEFAULT;
+	q->max_conns = ETHEREAL_MAX_CONNS_DEFAULT;
 	ethereal_qhead_init(&q->be);
 	xa_init(&q->classes);
 	qdisc_watchdog_init(&q->watchdog, sch);
@@ -701,11 +744,10 @@ static int ethereal_init(struct Qdisc *sch, struct nlattr *opt,
 	if (sch->parent == TC_H_ROOT) {
 		port = ethereal_port_find(dev_net(qdisc_dev(sch)), qdisc_dev(sch));
 		if (port) {
-			if (!ethereal_admits(q->rate, q->rt_limit, 0, port->reserved)) {
-				NL_SET_ERR_MSG(extack,
-					       "The port's reservations exceed rt-limit of this rate");
-				return -EBUSY;
-			}
+			err = ethereal_port_fits(port, q->rate, q->rt_limit, q->rt_buffer,
+						 q->max_conns, extack);
+			if (err)
+				return err;
 			ethereal_bind(q, port);
 		}
 	}
@@ -760,7 +802,11 @@ static int ethereal_dump(struct Qdisc *sch, struct sk_buff *skb)
 			      TCA_ETHEREAL_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_ETHEREAL_RESERVED,
 			      q->port ? q->port->reserved : 0, TCA_ETHEREAL_PAD) ||
-	    nla_put_u32(skb, TCA_ETHEREAL_CONNS, q->n_classes))
+	    nla_put_u32(skb, TCA_ETHEREAL_CONNS, q->n_classes) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_RT_BUFFER, q->rt_buffer) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_MAX_CONNS, q->max_conns) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_BUFFERED,
+			q->port ? min_t(u64, q->port->buffered, U32_MAX) : 0))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

@@ -11,6 +11,7 @@
 #include <net/switchdev.h>
 
 #include "ethereal.h"
+#include <linux/ethereal_sig.h>
 
 struct ethereal_switch *ethereal_switch_find(struct net *net,
 					     const struct net_device *br)
@@ -86,6 +87,22 @@ u64 ethereal_port_rate(const struct ethereal_port *port)
 	return ethereal_sched_rate(port) ?: ethereal_dev_speed(port->dev);
 }
 
+/*
+ * Control messages a port takes per 100 ms: a host's own setups, or the
+ * signaling of every host behind another switch.
+ */
+#define ETHEREAL_SIG_BURST_HOST		200
+#define ETHEREAL_SIG_BURST_TRUNK	2000
+
+void ethereal_port_set_role(struct ethereal_port *port, u8 role)
+{
+	ASSERT_RTNL();
+	WRITE_ONCE(port->role, role);
+	/* Read locklessly by __ratelimit(); a stale value for a moment is fine. */
+	WRITE_ONCE(port->sig_rl.burst, role == ETHEREAL_PORT_TRUNK ?
+		   ETHEREAL_SIG_BURST_TRUNK : ETHEREAL_SIG_BURST_HOST);
+}
+
 int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 {
 	struct ethereal_port *port;
@@ -102,11 +119,13 @@ int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 	}
 	port->sw = sw;
 	port->dev = dev;
-	port->role = ETHEREAL_PORT_PERIPHERAL;
 	port->stp_state = br_port_get_stp_state(dev);
 	xa_init(&port->in_conns);
 	xa_init_flags(&port->out_conns, XA_FLAGS_ALLOC);
 	port->out_next = ETHEREAL_ID_MIN;
+	ratelimit_state_init(&port->sig_rl, HZ / 10, 1);
+	ratelimit_set_flags(&port->sig_rl, RATELIMIT_MSG_ON_RELEASE);
+	ethereal_port_set_role(port, ETHEREAL_PORT_PERIPHERAL);
 
 	port->hook.hook = ethereal_ingress;
 	port->hook.pf = NFPROTO_NETDEV;
@@ -145,6 +164,8 @@ void ethereal_port_remove(struct ethereal_port *port)
 	struct ethereal_switch *sw = port->sw;
 
 	ASSERT_RTNL();
+	/* Tell the other switches and hosts about the signaled ones first. */
+	ethereal_sig_port_down(port, ETHEREAL_SIG_R_REMOVED);
 	ethereal_port_flush_conns(port);
 	ethereal_sched_unbind(port);
 	/*
@@ -180,6 +201,7 @@ int ethereal_switch_attach(struct net *net, struct net_device *br,
 	if (!sw)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&sw->ports);
+	ethereal_sig_init(sw);
 	sw->br = br;
 	netdev_hold(br, &sw->br_tracker, GFP_KERNEL);
 	list_add_tail(&sw->node, &ethereal_pernet(net)->switches);
@@ -211,6 +233,7 @@ void ethereal_switch_detach(struct ethereal_switch *sw)
 	struct ethereal_port *port, *tmp;
 
 	ASSERT_RTNL();
+	ethereal_sig_stop(sw);
 	list_for_each_entry_safe(port, tmp, &sw->ports, node)
 		ethereal_port_remove(port);
 	list_del(&sw->node);
@@ -244,6 +267,13 @@ static int ethereal_netdev_event(struct notifier_block *nb,
 		} else if (!info->linking && port) {
 			ethereal_port_remove(port);
 		}
+		break;
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+		/* Link down: the paper tears its connections down. */
+		port = ethereal_port_find(net, dev);
+		if (port && (event == NETDEV_DOWN || !netif_carrier_ok(dev)))
+			ethereal_sig_port_down(port, ETHEREAL_SIG_R_LINK_DOWN);
 		break;
 	case NETDEV_UNREGISTER:
 		sw = ethereal_switch_find(net, dev);

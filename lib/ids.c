@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <linux/ethereal.h>
 
 #include "ids.h"
@@ -23,8 +24,11 @@ int parse_conn_id(const char *s, uint16_t *id)
 
 	if (!s || !*s)
 		return -1;
-	/* "03:09" or "03.09", the notation of the paper */
-	if ((s[2] == ':' || s[2] == '.') && s[5] == '\0') {
+	/*
+	 * "03:09" or "03.09", the notation of the paper; the length first,
+	 * so that a shorter string is not read past its end
+	 */
+	if (strlen(s) == 5 && (s[2] == ':' || s[2] == '.')) {
 		if (parse_hex_byte(s, &hi) || parse_hex_byte(s + 3, &lo))
 			return -1;
 		*id = (uint16_t)(hi << 8 | lo);

@@ -44,7 +44,7 @@ expect "no rate, device without a speed" "The device reports no speed: give a ra
 
 on sw1 tc $Q rate 10mbit
 ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" rate 5mbit
-expect "rate below the reservations" "The port's reservations exceed rt-limit of the new rate" -- \
+expect "rate below the reservations" "The port's reservations exceed rt-limit of this rate" -- \
 	qdisc change dev swp2 root ethereal rate 5mbit
 expect "rt-limit below the reservations" "The port's reservations exceed rt-limit" -- \
 	qdisc change dev swp2 root ethereal rt-limit 20%

@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <linux/errqueue.h>
 
+#include "clock.h"
 #include "units.h"
 
 #define MAX_ADDRS 8
@@ -42,23 +43,6 @@ static void die(const char *what)
 {
 	perror(what);
 	exit(2);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_until(uint64_t t)
-{
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ULL),
-			       .tv_nsec = (long)(t % 1000000000ULL) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
 }
 
 /* Gap between frames, ns: from packets/s, or a tc rate of whole frames. */

@@ -50,6 +50,17 @@ enum ethereal_conn_origin {
 	ETHEREAL_ORIGIN_SIGNALED,	/* set up by the signaling protocol */
 };
 
+/* A signaled connection's state (ETHEREAL_CONN_A_STATE). */
+enum ethereal_conn_state {
+	ETHEREAL_CONN_UP,		/* accepted all the way */
+	ETHEREAL_CONN_PENDING,		/* waiting for the switches downstream */
+};
+
+/* Soft state: a signaled connection not refreshed within it expires. */
+#define ETHEREAL_LIFETIME_DEFAULT_MS	30000
+#define ETHEREAL_LIFETIME_MIN_MS	100
+#define ETHEREAL_LIFETIME_MAX_MS	3600000
+
 enum ethereal_cmd {
 	ETHEREAL_CMD_UNSPEC,
 	ETHEREAL_CMD_SWITCH_ATTACH,	/* A_IFINDEX */
@@ -62,6 +73,7 @@ enum ethereal_cmd {
 	ETHEREAL_CMD_CONN_GET,		/* A_CONN{IN_IFINDEX, IN_ID};
 					 * dump: A_IFINDEX or A_CONN{IN_IFINDEX}
 					 */
+	ETHEREAL_CMD_SWITCH_SET,	/* A_IFINDEX, A_LIFETIME */
 	__ETHEREAL_CMD_MAX
 };
 
@@ -77,6 +89,8 @@ enum ethereal_attr {
 	ETHEREAL_A_N_PORTS,		/* u32 (replies) */
 	ETHEREAL_A_N_CONNS,		/* u32 (replies) */
 	ETHEREAL_A_STATS,		/* nest: ETHEREAL_STATS_A_*, all ports */
+	ETHEREAL_A_LIFETIME,		/* u32: ms, signaled connections' soft state */
+	ETHEREAL_A_SIG,			/* nest: ETHEREAL_SIG_STATS_A_* (replies) */
 	__ETHEREAL_A_MAX
 };
 
@@ -117,6 +131,8 @@ enum ethereal_conn_attr {
 	ETHEREAL_CONN_A_IN_IFNAME,	/* string (replies) */
 	ETHEREAL_CONN_A_OUT_IFNAME,	/* string (replies) */
 	ETHEREAL_CONN_A_STATS,		/* nest: ETHEREAL_STATS_A_* (replies) */
+	ETHEREAL_CONN_A_STATE,		/* u8: enum ethereal_conn_state (signaled) */
+	ETHEREAL_CONN_A_EXPIRES,	/* u32: ms until expiry or answer due (signaled) */
 	__ETHEREAL_CONN_A_MAX
 };
 
@@ -149,6 +165,37 @@ enum ethereal_stats_attr {
 
 #define ETHEREAL_STATS_A_MAX (__ETHEREAL_STATS_A_MAX - 1)
 
+/* Signaling of a switch (Documentation/signaling.md); counters are u64. */
+enum ethereal_sig_stats_attr {
+	ETHEREAL_SIG_STATS_A_UNSPEC,
+	ETHEREAL_SIG_STATS_A_PAD,
+	ETHEREAL_SIG_STATS_A_RX,		/* messages handled */
+	ETHEREAL_SIG_STATS_A_TX,		/* messages sent */
+	ETHEREAL_SIG_STATS_A_ACCEPTED,		/* setups accepted here */
+	ETHEREAL_SIG_STATS_A_REJECTED,		/* setups rejected here or after */
+	ETHEREAL_SIG_STATS_A_TEARDOWNS,		/* connections torn down */
+	ETHEREAL_SIG_STATS_A_EXPIRED,		/* of which not refreshed */
+	ETHEREAL_SIG_STATS_A_LINK_DOWN,		/* of which by a link going down */
+	ETHEREAL_SIG_STATS_A_ARP_HITS,		/* receiver's MAC known at setup */
+	ETHEREAL_SIG_STATS_A_ARP_MISSES,	/* ARP asked first */
+	ETHEREAL_SIG_STATS_A_DROP_MALFORMED,	/* bad IP, UDP or message */
+	ETHEREAL_SIG_STATS_A_DROP_RATELIMIT,	/* over the port's message rate */
+	ETHEREAL_SIG_STATS_A_DROP_BACKLOG,	/* too many messages queued */
+	ETHEREAL_SIG_STATS_A_DROP_SPOOFED,	/* not from the host on that port */
+	ETHEREAL_SIG_STATS_A_DROP_UNEXPECTED,	/* for no such connection */
+	ETHEREAL_SIG_STATS_A_PENDING,		/* u32: setups in progress */
+	ETHEREAL_SIG_STATS_A_NEIGH,		/* u32: IPv4 addresses known */
+	ETHEREAL_SIG_STATS_A_SETUP_HIT_N,	/* setups with an ARP hit */
+	ETHEREAL_SIG_STATS_A_SETUP_HIT_AVG,	/* ns at this switch, mean */
+	ETHEREAL_SIG_STATS_A_SETUP_HIT_MAX,	/* ns */
+	ETHEREAL_SIG_STATS_A_SETUP_MISS_N,	/* setups after an ARP miss */
+	ETHEREAL_SIG_STATS_A_SETUP_MISS_AVG,
+	ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX,
+	__ETHEREAL_SIG_STATS_A_MAX
+};
+
+#define ETHEREAL_SIG_STATS_A_MAX (__ETHEREAL_SIG_STATS_A_MAX - 1)
+
 /*
  * The qdisc "ethereal": TCA_OPTIONS of `tc qdisc ... ethereal`.
  * Documentation/scheduler.md describes it; tc-ethereal(8) its use.
@@ -172,6 +219,9 @@ enum {
 	TCA_ETHEREAL_DISCARD_WINDOW,	/* u64: preemptive discard window, ns; 0 off */
 	TCA_ETHEREAL_RESERVED,		/* u64: bit/s reserved here (dumps) */
 	TCA_ETHEREAL_CONNS,		/* u32: connection queues (dumps) */
+	TCA_ETHEREAL_RT_BUFFER,		/* u32: bytes of connection queues allowed */
+	TCA_ETHEREAL_MAX_CONNS,		/* u32: connections allowed on the port */
+	TCA_ETHEREAL_BUFFERED,		/* u32: bytes of connection queues (dumps) */
 	__TCA_ETHEREAL_MAX
 };
 

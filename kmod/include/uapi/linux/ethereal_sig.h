@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * EtheReal signaling protocol, version 1: the messages hosts (rtcd) and
+ * switches exchange to set up, refresh and tear down real-time connections.
+ * Documentation/signaling.md specifies it; this header carries its
+ * constants for ethereal.ko, rtcd and test clients alike.
+ *
+ * Every message is one UDP datagram over IPv4 to port ETHEREAL_SIG_PORT,
+ * in an Ethernet frame addressed to the control MAC FF:FF:FF:FF:00:01
+ * (ETHEREAL_ID_SIGNAL). All fields are in network byte order. A message is
+ * a fixed header followed by attributes (type, length, value, padded to 4
+ * bytes), like netlink's; unknown attributes are skipped, so that later
+ * versions can add some without breaking this one.
+ */
+#ifndef _UAPI_LINUX_ETHEREAL_SIG_H
+#define _UAPI_LINUX_ETHEREAL_SIG_H
+
+#include <linux/types.h>
+
+#define ETHEREAL_SIG_VERSION	1
+#define ETHEREAL_SIG_PORT	4242		/* UDP, both ends */
+#define ETHEREAL_ID_SIGNAL	0x0001		/* FF:FF:FF:FF:00:01 */
+#define ETHEREAL_SIG_MAX_LEN	256		/* longer messages are dropped */
+
+struct ethereal_sig_hdr {
+	__u8	version;	/* ETHEREAL_SIG_VERSION */
+	__u8	type;		/* enum ethereal_sig_type */
+	__be16	length;		/* of the message, header included */
+	__be16	conn_id;	/* the connection's ID on this link (see below) */
+	__be16	flags;		/* ETHEREAL_SIG_F_*; others sent 0, ignored */
+	__be32	cookie;		/* chosen by the requester, echoed in answers */
+};
+
+/*
+ * conn_id is always the ID the upstream end chose for the link the message
+ * crosses: the host's ID on its link to the first switch, then each
+ * switch's output ID on the next link. Answers travelling back carry the
+ * same ID the request had on that link. A TEARDOWN travelling back toward
+ * the source (link down, expiry further along) says so with F_REVERSE: on
+ * a link between two switches each end chooses IDs for its own direction,
+ * so the ID alone does not tell whose it is.
+ */
+#define ETHEREAL_SIG_F_REVERSE	0x0001
+enum ethereal_sig_type {
+	ETHEREAL_SIG_SETUP = 1,		/* upstream -> downstream: reserve */
+	ETHEREAL_SIG_ACCEPT,		/* downstream -> upstream: installed */
+	ETHEREAL_SIG_REJECT,		/* downstream -> upstream: A_REASON */
+	ETHEREAL_SIG_TEARDOWN,		/* either way: release (A_REASON) */
+	ETHEREAL_SIG_REFRESH,		/* upstream -> downstream: still alive */
+	__ETHEREAL_SIG_TYPE_MAX
+};
+
+struct ethereal_sig_attr {
+	__be16	type;		/* enum ethereal_sig_attr_type */
+	__be16	len;		/* this header and the value, not the padding */
+};
+
+#define ETHEREAL_SIG_ALIGN(len)	(((len) + 3U) & ~3U)
+
+enum ethereal_sig_attr_type {
+	ETHEREAL_SIG_A_UNSPEC,
+	ETHEREAL_SIG_A_DADDR,		/* be32: receiver's IPv4 address (SETUP) */
+	ETHEREAL_SIG_A_DPORT,		/* be16: receiver's UDP port (SETUP) */
+	ETHEREAL_SIG_A_RATE,		/* be64: bit/s of whole frames (SETUP) */
+	ETHEREAL_SIG_A_BURST,		/* be32: bytes (SETUP) */
+	ETHEREAL_SIG_A_MAX_PKT,		/* be32: largest frame, bytes (SETUP) */
+	ETHEREAL_SIG_A_REASON,		/* be16: enum ethereal_sig_reason */
+	ETHEREAL_SIG_A_HOP,		/* u8: SETUP: switches the request has
+					 * crossed (none from a host); REJECT:
+					 * the rejecting switch's, 1 = first
+					 */
+	ETHEREAL_SIG_A_LIFETIME,	/* be32: ms without refresh before expiry
+					 * (ACCEPT: the smallest on the path)
+					 */
+	ETHEREAL_SIG_A_HOPS,		/* u8: switches on the path (ACCEPT) */
+	__ETHEREAL_SIG_A_MAX
+};
+
+#define ETHEREAL_SIG_A_MAX (__ETHEREAL_SIG_A_MAX - 1)
+
+enum ethereal_sig_reason {
+	ETHEREAL_SIG_R_NONE,
+	ETHEREAL_SIG_R_BANDWIDTH,	/* output link's rt-limit reached */
+	ETHEREAL_SIG_R_BUFFER,		/* output port's buffer pool exhausted */
+	ETHEREAL_SIG_R_CONNS,		/* output port has its most connections */
+	ETHEREAL_SIG_R_NO_ROUTE,	/* receiver unknown (no ARP answer, no FDB) */
+	ETHEREAL_SIG_R_ID_IN_USE,	/* conn_id already used on the link */
+	ETHEREAL_SIG_R_NO_ID,		/* no free ID left on the output link */
+	ETHEREAL_SIG_R_INVALID,		/* bad QoS (zero rate, burst < max_pkt...) */
+	ETHEREAL_SIG_R_TIMEOUT,		/* downstream did not answer */
+	ETHEREAL_SIG_R_LINK_DOWN,	/* a link of the path went down */
+	ETHEREAL_SIG_R_EXPIRED,		/* not refreshed in time */
+	ETHEREAL_SIG_R_REQUESTED,	/* the source tore it down */
+	ETHEREAL_SIG_R_BUSY,		/* too many setups pending, try again */
+	ETHEREAL_SIG_R_NO_MEMORY,
+	ETHEREAL_SIG_R_REMOVED,		/* administratively removed */
+	__ETHEREAL_SIG_R_MAX
+};
+
+#define ETHEREAL_SIG_R_MAX (__ETHEREAL_SIG_R_MAX - 1)
+
+#endif /* _UAPI_LINUX_ETHEREAL_SIG_H */

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The signaling wire format: parse and build (see sigmsg.h). Everything is
+ * checked against the datagram's length before it is read: the kernel runs
+ * this on whatever a host sends.
+ */
+#include "sigmsg.h"
+
+/* Value sizes; 0: not an attribute of this version (skipped). */
+static const u8 ethereal_sig_attr_size[ETHEREAL_SIG_A_MAX + 1] = {
+	[ETHEREAL_SIG_A_DADDR] = 4,
+	[ETHEREAL_SIG_A_DPORT] = 2,
+	[ETHEREAL_SIG_A_RATE] = 8,
+	[ETHEREAL_SIG_A_BURST] = 4,
+	[ETHEREAL_SIG_A_MAX_PKT] = 4,
+	[ETHEREAL_SIG_A_REASON] = 2,
+	[ETHEREAL_SIG_A_HOP] = 1,
+	[ETHEREAL_SIG_A_LIFETIME] = 4,
+	[ETHEREAL_SIG_A_HOPS] = 1,
+};
+
+static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
+			     const u8 *v)
+{
+	switch (type) {
+	case ETHEREAL_SIG_A_DADDR:
+		memcpy(&m->daddr, v, 4);
+		break;
+	case ETHEREAL_SIG_A_DPORT:
+		m->dport = get_unaligned_be16(v);
+		break;
+	case ETHEREAL_SIG_A_RATE:
+		m->rate = get_unaligned_be64(v);
+		break;
+	case ETHEREAL_SIG_A_BURST:
+		m->burst = get_unaligned_be32(v);
+		break;
+	case ETHEREAL_SIG_A_MAX_PKT:
+		m->max_pkt = get_unaligned_be32(v);
+		break;
+	case ETHEREAL_SIG_A_REASON:
+		m->reason = get_unaligned_be16(v);
+		break;
+	case ETHEREAL_SIG_A_HOP:
+		m->hop = v[0];
+		break;
+	case ETHEREAL_SIG_A_LIFETIME:
+		m->lifetime = get_unaligned_be32(v);
+		break;
+	case ETHEREAL_SIG_A_HOPS:
+		m->hops = v[0];
+		break;
+	}
+}
+
+enum ethereal_sig_err ethereal_sig_parse(const void *buf, size_t len,
+					 struct ethereal_sig_msg *m)
+{
+	const struct ethereal_sig_hdr *h = buf;
+	const u8 *p = buf;
+	size_t off, mlen;
+
+	memset(m, 0, sizeof(*m));
+	if (len > ETHEREAL_SIG_MAX_LEN)
+		return ETHEREAL_SIG_E_LONG;
+	if (len < sizeof(*h))
+		return ETHEREAL_SIG_E_SHORT;
+	if (h->version != ETHEREAL_SIG_VERSION)
+		return ETHEREAL_SIG_E_VERSION;
+	if (h->type < ETHEREAL_SIG_SETUP || h->type >= __ETHEREAL_SIG_TYPE_MAX)
+		return ETHEREAL_SIG_E_TYPE;
+	mlen = get_unaligned_be16(&h->length);
+	/* Padding after the message (Ethernet's minimum frame) is allowed. */
+	if (mlen < sizeof(*h) || mlen > len)
+		return ETHEREAL_SIG_E_SHORT;
+	m->type = h->type;
+	m->flags = get_unaligned_be16(&h->flags);
+	m->conn_id = get_unaligned_be16(&h->conn_id);
+	m->cookie = get_unaligned_be32(&h->cookie);
+
+	for (off = sizeof(*h); off < mlen;) {
+		unsigned int type, alen;
+
+		if (mlen - off < sizeof(struct ethereal_sig_attr))
+			return ETHEREAL_SIG_E_ATTR;
+		type = get_unaligned_be16(p + off);
+		alen = get_unaligned_be16(p + off + 2);
+		if (alen < sizeof(struct ethereal_sig_attr) || alen > mlen - off)
+			return ETHEREAL_SIG_E_ATTR;
+		if (type <= ETHEREAL_SIG_A_MAX && ethereal_sig_attr_size[type]) {
+			if (alen - sizeof(struct ethereal_sig_attr) !=
+			    ethereal_sig_attr_size[type] ||
+			    (m->present & ETHEREAL_SIG_BIT(type)))
+				return ETHEREAL_SIG_E_ATTR;
+			ethereal_sig_get(m, type, p + off + 4);
+			m->present |= ETHEREAL_SIG_BIT(type);
+		}
+		/* The last attribute's padding may be left out. */
+		off = ETHEREAL_SIG_ALIGN(off + alen);
+	}
+
+	if (m->type == ETHEREAL_SIG_SETUP &&
+	    (m->present & ETHEREAL_SIG_SETUP_NEEDS) != ETHEREAL_SIG_SETUP_NEEDS)
+		return ETHEREAL_SIG_E_MISSING;
+	if (m->type == ETHEREAL_SIG_REJECT &&
+	    (m->present & ETHEREAL_SIG_REJECT_NEEDS) != ETHEREAL_SIG_REJECT_NEEDS)
+		return ETHEREAL_SIG_E_MISSING;
+	return ETHEREAL_SIG_OK;
+}
+
+static u8 *ethereal_sig_put(u8 *p, unsigned int type, const void *v)
+{
+	unsigned int size = ethereal_sig_attr_size[type];
+
+	put_unaligned_be16(type, p);
+	put_unaligned_be16(size + 4, p + 2);
+	memcpy(p + 4, v, size);
+	memset(p + 4 + size, 0, ETHEREAL_SIG_ALIGN(size) - size);
+	return p + 4 + ETHEREAL_SIG_ALIGN(size);
+}
+
+size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg *m)
+{
+	struct ethereal_sig_hdr *h = buf;
+	u8 *p = buf, v[8];
+	unsigned int type;
+	size_t len = sizeof(*h);
+
+	for (type = 1; type <= ETHEREAL_SIG_A_MAX; type++)
+		if (m->present & ETHEREAL_SIG_BIT(type))
+			len += 4 + ETHEREAL_SIG_ALIGN(ethereal_sig_attr_size[type]);
+	if (len > size || len > ETHEREAL_SIG_MAX_LEN)
+		return 0;
+
+	h->version = ETHEREAL_SIG_VERSION;
+	h->type = m->type;
+	put_unaligned_be16(len, &h->length);
+	put_unaligned_be16(m->conn_id, &h->conn_id);
+	put_unaligned_be16(m->flags, &h->flags);
+	put_unaligned_be32(m->cookie, &h->cookie);
+	p += sizeof(*h);
+	for (type = 1; type <= ETHEREAL_SIG_A_MAX; type++) {
+		if (!(m->present & ETHEREAL_SIG_BIT(type)))
+			continue;
+		switch (type) {
+		case ETHEREAL_SIG_A_DADDR:
+			memcpy(v, &m->daddr, 4);
+			break;
+		case ETHEREAL_SIG_A_DPORT:
+			put_unaligned_be16(m->dport, v);
+			break;
+		case ETHEREAL_SIG_A_RATE:
+			put_unaligned_be64(m->rate, v);
+			break;
+		case ETHEREAL_SIG_A_BURST:
+			put_unaligned_be32(m->burst, v);
+			break;
+		case ETHEREAL_SIG_A_MAX_PKT:
+			put_unaligned_be32(m->max_pkt, v);
+			break;
+		case ETHEREAL_SIG_A_REASON:
+			put_unaligned_be16(m->reason, v);
+			break;
+		case ETHEREAL_SIG_A_HOP:
+			v[0] = m->hop;
+			break;
+		case ETHEREAL_SIG_A_LIFETIME:
+			put_unaligned_be32(m->lifetime, v);
+			break;
+		case ETHEREAL_SIG_A_HOPS:
+			v[0] = m->hops;
+			break;
+		}
+		p = ethereal_sig_put(p, type, v);
+	}
+	return len;
+}
+
+static const char *const ethereal_sig_reasons[__ETHEREAL_SIG_R_MAX] = {
+	[ETHEREAL_SIG_R_NONE] = "none",
+	[ETHEREAL_SIG_R_BANDWIDTH] = "bandwidth",
+	[ETHEREAL_SIG_R_BUFFER] = "buffer",
+	[ETHEREAL_SIG_R_CONNS] = "connections",
+	[ETHEREAL_SIG_R_NO_ROUTE] = "no-route",
+	[ETHEREAL_SIG_R_ID_IN_USE] = "id-in-use",
+	[ETHEREAL_SIG_R_NO_ID] = "no-id",
+	[ETHEREAL_SIG_R_INVALID] = "invalid",
+	[ETHEREAL_SIG_R_TIMEOUT] = "timeout",
+	[ETHEREAL_SIG_R_LINK_DOWN] = "link-down",
+	[ETHEREAL_SIG_R_EXPIRED] = "expired",
+	[ETHEREAL_SIG_R_REQUESTED] = "requested",
+	[ETHEREAL_SIG_R_BUSY] = "busy",
+	[ETHEREAL_SIG_R_NO_MEMORY] = "no-memory",
+	[ETHEREAL_SIG_R_REMOVED] = "removed",
+};
+
+const char *ethereal_sig_reason_name(unsigned int reason)
+{
+	/* A code without a name yet is still answered with something. */
+	return reason <= ETHEREAL_SIG_R_MAX && ethereal_sig_reasons[reason] ?
+	       ethereal_sig_reasons[reason] : "unknown";
+}
+
+static const char *const ethereal_sig_types[__ETHEREAL_SIG_TYPE_MAX] = {
+	[ETHEREAL_SIG_SETUP] = "setup",
+	[ETHEREAL_SIG_ACCEPT] = "accept",
+	[ETHEREAL_SIG_REJECT] = "reject",
+	[ETHEREAL_SIG_TEARDOWN] = "teardown",
+	[ETHEREAL_SIG_REFRESH] = "refresh",
+};
+
+const char *ethereal_sig_type_name(unsigned int type)
+{
+	return type >= ETHEREAL_SIG_SETUP && type < __ETHEREAL_SIG_TYPE_MAX &&
+	       ethereal_sig_types[type] ? ethereal_sig_types[type] : "unknown";
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Signaling messages (include/uapi/linux/ethereal_sig.h) parsed into and
+ * built from one flat structure. Pure logic, compiled into ethereal.ko and,
+ * unchanged, into the userspace tools' library (lib/) and the native unit
+ * tests, so that both ends share one implementation of the wire format.
+ */
+#ifndef _ETHEREAL_SIGMSG_H
+#define _ETHEREAL_SIGMSG_H
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <asm/unaligned.h>
+#else
+/* Userspace: lib/kcompat.h gives the few kernel helpers used here. */
+#include "kcompat.h"
+#endif
+
+#include <linux/ethereal_sig.h>
+
+#define ETHEREAL_SIG_BIT(a)	(1U << (a))
+/* What each type must carry. */
+#define ETHEREAL_SIG_SETUP_NEEDS	(ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DADDR) | \
+					 ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DPORT) | \
+					 ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_RATE) |  \
+					 ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_BURST) | \
+					 ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_MAX_PKT))
+#define ETHEREAL_SIG_REJECT_NEEDS	ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_REASON)
+
+struct ethereal_sig_msg {
+	u8 type;
+	u16 flags;
+	u16 conn_id;
+	u32 cookie;
+	u32 present;		/* ETHEREAL_SIG_BIT() of the attributes set */
+	u32 daddr;		/* network byte order, as an IPv4 address is kept */
+	u16 dport;
+	u64 rate;
+	u32 burst;
+	u32 max_pkt;
+	u16 reason;
+	u8 hop;
+	u32 lifetime;
+	u8 hops;
+};
+
+/* Why a message was refused, for the counters. */
+enum ethereal_sig_err {
+	ETHEREAL_SIG_OK,
+	ETHEREAL_SIG_E_SHORT,		/* shorter than its header or length */
+	ETHEREAL_SIG_E_LONG,		/* longer than ETHEREAL_SIG_MAX_LEN */
+	ETHEREAL_SIG_E_VERSION,
+	ETHEREAL_SIG_E_TYPE,
+	ETHEREAL_SIG_E_ATTR,		/* attribute overruns, bad size, repeated */
+	ETHEREAL_SIG_E_MISSING,		/* a required attribute is absent */
+};
+
+enum ethereal_sig_err ethereal_sig_parse(const void *buf, size_t len,
+					 struct ethereal_sig_msg *m);
+/* The message's length, or 0 if SIZE is too small. */
+size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg *m);
+const char *ethereal_sig_reason_name(unsigned int reason);
+const char *ethereal_sig_type_name(unsigned int type);
+
+#endif /* _ETHEREAL_SIGMSG_H */

@@ -1,0 +1,188 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Signaling (Documentation/signaling.md), driven by a small test client
+# (tools/sigclient), not rtcd: setup and teardown through 1 and 3 switches
+# with traffic on the result; a reject on the middle link leaves nothing
+# reserved anywhere; the ARP miss path; soft-state expiry and refresh; link
+# down; malformed, truncated, oversized and spoofed messages dropped and
+# counted; 1,000 connections set up and torn down.
+# timeout=600
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+. "$(dirname "$0")/lib/sched.sh"
+
+CFG="$(dirname "$0")/../tc-configs"
+export TC_LIB_DIR="$(dirname "$0")/../ctl"
+SW="sw1 sw2 sw3"
+
+# sig NODE ARGS...: the test client on NODE
+sig() { local n=$1; shift; on "$n" sigclient "$@"; }
+# sigstat SW COUNTER: a switch's signaling counter
+sigstat() { ctl "$1" -j -s show br0 | jq -r ".[0].signaling.$2"; }
+# conns SW: connections on the switch
+conns() { ctl "$1" -j show br0 | jq -r '.[0].connections'; }
+# reserved SW PORT: bit/s reserved out of PORT
+reserved() { ctl "$1" -j port show dev "$2" | jq -r '.[0].reserved'; }
+# expired_sum: connections expired, all switches together
+expired_sum() { local s n=0; for s in $SW; do n=$((n + $(sigstat $s expired))); done; echo $n; }
+# all_conns N: every switch has N connections
+all_conns() { local s; for s in $SW; do [ "$(conns $s)" = "$1" ] || return 1; done; }
+# wait_conns N SECONDS: until every switch has N connections
+wait_conns() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		all_conns "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+ktap_begin 25
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
+	ktap_skip_all "cannot build topology"
+"$CFG/ethereal-switch" -n "$(ns_of sw1)" -r 10mbit -t trk2 br0 &&
+"$CFG/ethereal-switch" -n "$(ns_of sw2)" -r 10mbit -t trk1 -t trk3 br0 &&
+"$CFG/ethereal-switch" -n "$(ns_of sw3)" -r 10mbit -t trk2 br0 ||
+	ktap_skip_all "cannot make the switches"
+# What rtcd does: the control IP resolves to the signaling MAC.
+for h in h1 h2 h3 h4; do
+	on $h ip route replace 198.18.0.0/15 dev eth0
+	on $h ip neigh replace 198.18.0.1 lladdr ff:ff:ff:ff:00:01 dev eth0 nud permanent
+done
+# The switches learn h1, h2 and h4 from their ARP; h3 stays unknown to sw1.
+on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
+on h1 ping -c 1 -W 2 "$(host_ip h4)" >/dev/null
+on h2 ping -c 1 -W 2 "$(host_ip h4)" >/dev/null
+
+# --- one switch ---
+res=$(sig h1 setup 03:09 "$(host_ip h2)" 5000 2mbit 6056 1514)
+ktap_info "$res"
+ktap_result "1 switch: h1 -> h2 accepted, 1 hop" \
+	"$([[ "$res" == "accept id=03:09 "*"hops=1 "* ]]; echo $?)"
+c=$(ctl sw1 -j conn show dev swp1 id 03:09)
+ktap_result "1 switch: installed as signaled, up, swapped, to h2's MAC" \
+	"$(jq -e --arg m "$(host_mac h2)" '.[0] | .origin == "signaled" and .state == "up" and .swap and .lladdr == $m' \
+	  <<<"$c" >/dev/null; echo $?)"
+host_proxy h1 03:09
+res=$(udp_flow h1 h2 "$(proxy_ip 03:09)" 50 200 100)
+ktap_result "1 switch: datagrams to the proxy IP reach h2's plain socket" $?
+sig h1 teardown 03:09
+ktap_result "1 switch: teardown removes it" "$(wait_conns 0 2; echo $?)"
+
+# --- three switches ---
+res=$(sig h1 setup 03:0a "$(host_ip h4)" 5000 2mbit 6056 1514)
+ktap_info "$res"
+ktap_result "3 switches: h1 -> h4 accepted, 3 hops" \
+	"$([[ "$res" == "accept id=03:0a "*"hops=3 "* ]]; echo $?)"
+ktap_result "3 switches: one signaled connection on each switch" "$(all_conns 1; echo $?)"
+host_proxy h1 03:0a
+res=$(udp_flow h1 h4 "$(proxy_ip 03:0a)" 50 1000 100)
+ktap_result "3 switches: datagrams reach h4's plain socket" $?
+sig h1 teardown 03:0a
+ktap_result "3 switches: teardown removes it everywhere" "$(wait_conns 0 2; echo $?)"
+
+# --- reject on the middle link: sw2 -> sw3 allows 1 Mbit/s ---
+on sw2 tc qdisc change dev trk3 root ethereal rt-limit 10%
+res=$(sig h1 setup 03:0b "$(host_ip h4)" 5000 2mbit 6056 1514)
+ktap_info "$res"
+ktap_result "middle link over its limit: rejected by switch 2 for bandwidth" \
+	"$([[ "$res" == "reject id=03:0b reason=bandwidth hop=2"* ]]; echo $?)"
+ktap_result "after the reject nothing is reserved on any switch" \
+	"$(all_conns 0 && [ "$(reserved sw1 trk2)" = 0 ] &&
+	   [ "$(reserved sw2 trk3)" = 0 ] && [ "$(sigstat sw1 pending)" = 0 ] &&
+	   [ "$(sigstat sw2 pending)" = 0 ]; echo $?)"
+on sw2 tc qdisc change dev trk3 root ethereal rt-limit 60%
+
+# --- the port's buffer pool and connection bound (sw1 -> h2) ---
+on sw1 tc qdisc change dev swp2 root ethereal max-conns 1
+sig h1 setup 03:20 "$(host_ip h2)" 5000 1mbit 6056 1514 >/dev/null
+res=$(sig h1 setup 03:21 "$(host_ip h2)" 5000 1mbit 6056 1514)
+ktap_result "max-conns 1 on the output port: the second is rejected for connections" \
+	"$([[ "$res" == "reject id=03:21 reason=connections hop=1"* ]]; echo $?)"
+on sw1 tc qdisc change dev swp2 root ethereal max-conns 4096 rt-buffer 16kb
+res=$(sig h1 setup 03:21 "$(host_ip h2)" 5000 1mbit 6056 1514)
+ktap_result "rt-buffer 16kb, 12 KB used: a queue of 12 KB more is rejected for buffer" \
+	"$([[ "$res" == "reject id=03:21 reason=buffer hop=1"* ]]; echo $?)"
+sig h1 teardown 03:20 >/dev/null
+wait_conns 0 2
+on sw1 tc qdisc change dev swp2 root ethereal rt-buffer 1250000
+
+# --- ARP miss: sw1 has never seen h3 ---
+miss=$(sigstat sw1 arp_misses)
+res=$(sig h1 setup 03:0c "$(host_ip h3)" 5000 1mbit 6056 1514)
+ktap_info "$res"
+ktap_result "ARP miss: sw1 asks, h3 answers, accepted over 2 hops" \
+	"$([[ "$res" == "accept id=03:0c "*"hops=2 "* ]] &&
+	   [ "$(sigstat sw1 arp_misses)" -gt "$miss" ]; echo $?)"
+sig h1 teardown 03:0c
+res=$(sig h1 setup 03:0d 10.0.0.99 5000 1mbit 6056 1514)
+ktap_result "nobody answers ARP: rejected, no route" \
+	"$([[ "$res" == "reject id=03:0d reason=no-route hop=1"* ]] && wait_conns 0 2; echo $?)"
+
+# --- soft state ---
+for s in $SW; do ctl $s set br0 lifetime 1s; done
+sig h1 setup 03:0e "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
+sig h1 -p 0 refresh 03:0e 250 24 >/dev/null &
+sleep 3
+ktap_result "refreshed every 250 ms: still up after 3 s (lifetime 1 s)" "$(all_conns 1; echo $?)"
+exp=$(expired_sum)
+wait
+# The first switch to expire it tells the others, which may not wait.
+ktap_result "not refreshed: expired, and gone from every switch" \
+	"$(wait_conns 0 3 && [ "$(expired_sum)" -gt "$exp" ]; echo $?)"
+for s in $SW; do ctl $s set br0 lifetime 30s; done
+
+# --- link down between sw2 and sw3: both ends tear down, h1 is told ---
+res=$(sig h1 -w 3000 setup 03:0f "$(host_ip h4)" 5000 1mbit 6056 1514 &
+      sleep 1.5; on sw3 ip link set dev trk2 down; wait)
+ktap_info "$res"
+ktap_result "link down: the connection is gone from every switch" "$(wait_conns 0 2; echo $?)"
+ktap_result "link down: the source is told why" \
+	"$([[ "$res" == *"type=teardown id=03:0f "*"reason=link-down"* ]]; echo $?)"
+on sw3 ip link set dev trk2 up
+sleep 1
+
+# --- bad messages, all counted and dropped ---
+bad=$(sigstat sw1 drop_malformed)
+sig h1 raw 0101                                   # shorter than the header
+sig h1 raw 02010010000b00000000000100000000       # version 2
+sig h1 raw 0101002800200000000000010000000000     # length beyond the datagram
+sig h1 raw "01010100$(printf '00%.0s' $(seq 296))" # oversized: 300 bytes
+sleep 0.5
+ktap_result "malformed, truncated and oversized: 4 dropped, counted" \
+	"$([ $(( $(sigstat sw1 drop_malformed) - bad )) = 4 ]; echo $?)"
+sp=$(sigstat sw1 drop_spoofed)
+sig h1 raw 0102000c03090000000000aa           # an ACCEPT, from a host
+on h2 ip addr add 10.0.0.1/32 dev eth0 noprefixroute
+sig h2 -s 10.0.0.1 -t 500 setup 03:10 "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
+on h2 ip addr del 10.0.0.1/32 dev eth0
+sleep 0.5
+ktap_result "spoofed: an answer from a host, h2 asking as h1: dropped, counted" \
+	"$([ $(( $(sigstat sw1 drop_spoofed) - sp )) = 2 ] && all_conns 0; echo $?)"
+res=$(sig h1 setup 03:11 "$(host_ip h2)" 5000 1mbit 1000 1514)
+ktap_result "burst below the packet size: rejected as invalid" \
+	"$([[ "$res" == "reject id=03:11 reason=invalid hop=1"* ]]; echo $?)"
+sig h1 setup 03:12 "$(host_ip h2)" 5000 1mbit 6056 1514 >/dev/null
+res=$(sig h1 setup 03:12 "$(host_ip h4)" 5000 1mbit 6056 1514)
+ktap_result "an ID already in use on the link: rejected" \
+	"$([[ "$res" == "reject id=03:12 reason=id-in-use hop=1"* ]]; echo $?)"
+sig h1 teardown 03:12
+
+# --- 1,000 connections through three switches ---
+res=$(sig h1 -t 5000 batch 1000 01:00 "$(host_ip h4)" 5000 1kbit 100 100)
+ktap_info "$res"
+ktap_result "1000 connections through 3 switches set up, all accepted" \
+	"$([[ "$res" == "batch n=1000 accepted=1000 "* ]]; echo $?)"
+ktap_result "... and torn down: nothing left on any switch" "$(wait_conns 0 5; echo $?)"
+
+for s in $SW; do
+	ktap_info "$s: $(ctl $s -s show br0 | grep 'setup per hop')"
+done
+st=$(ctl sw1 -j -s show br0)
+ktap_result "setup time per hop measured, for ARP hits and misses" \
+	"$(jq -e '.[0].signaling | .setup_hit_n > 0 and .setup_miss_n > 0 and .setup_hit_avg_ns > 0' \
+	  <<<"$st" >/dev/null; echo $?)"
+ktap_end
