@@ -224,6 +224,12 @@ static int ethereal_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *
 		print_uint(PRINT_ANY, "qlen", "%up", st.be_qlen);
 		close_json_object();
 		print_nl();
+		print_string(PRINT_FP, NULL, " %s", "control: ");
+		open_json_object("control");
+		print_u64(PRINT_ANY, "packets", "sent %" PRIu64 " pkt ", st.ctl_packets);
+		print_u64(PRINT_ANY, "drops", "dropped %" PRIu64, st.ctl_drops);
+		close_json_object();
+		print_nl();
 		print_u64(PRINT_ANY, "cycles", " cycles %" PRIu64 " ", st.cycles);
 		print_u64(PRINT_ANY, "overruns", "overruns %" PRIu64 " ", st.overruns);
 		print_u64(PRINT_ANY, "discards", "discards %" PRIu64 " ", st.discards);

@@ -121,8 +121,10 @@ void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip,
 			continue;
 		skb = arp_create(ARPOP_REQUEST, ETH_P_ARP, ip, port->dev, 0, NULL,
 				 port->dev->dev_addr, NULL);
-		if (skb)
-			dev_queue_xmit(skb);
+		if (!skb)
+			continue;
+		skb->priority = ETHEREAL_TC_CONTROL;
+		dev_queue_xmit(skb);
 	}
 }
 

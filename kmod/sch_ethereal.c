@@ -52,6 +52,7 @@
 #define ETHEREAL_DISCARD_DEFAULT 50000000ULL
 #define ETHEREAL_DISCARD_MAX	10000000000ULL
 #define ETHEREAL_MAX_CONNS_DEFAULT 4096
+#define ETHEREAL_CTL_LIMIT	64		/* control frames queued */
 #define ETHEREAL_RT_BUFFER_NS	1000000000ULL	/* default pool: 1 s of the link */
 
 struct ethereal_class {
@@ -92,6 +93,7 @@ struct ethereal_sched {
 	u64 link_time;			/* when the link is free */
 	struct qdisc_skb_head be;
 	u32 be_backlog;
+	struct qdisc_skb_head ctl;	/* signaling and ARP probes of the switch */
 	struct xarray classes;		/* qid -> class */
 	unsigned int n_classes;
 
@@ -212,7 +214,8 @@ static struct ethereal_class *ethereal_classify(struct ethereal_sched *q,
 {
 	struct ethereal_class *cl;
 
-	if (TC_H_MAJ(skb->priority) != ETHEREAL_TC_MAJOR)
+	if (TC_H_MAJ(skb->priority) != ETHEREAL_TC_MAJOR ||
+	    TC_H_MIN(skb->priority) <= ETHEREAL_ID_CTRL_LAST)
 		return NULL;
 	cl = xa_load(&q->classes, TC_H_MIN(skb->priority));
 	if (!cl)
@@ -228,6 +231,15 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	struct ethereal_class *cl;
 	u64 now;
 
+	/* The switch's own control frames: ahead of everything, few. */
+	if (skb->priority == ETHEREAL_TC_CONTROL) {
+		if (q->ctl.qlen >= ETHEREAL_CTL_LIMIT) {
+			q->x.ctl_drops++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		__qdisc_enqueue_tail(skb, &q->ctl);
+		goto queued;
+	}
 	cl = ethereal_classify(q, skb);
 	if (!cl) {
 		if (q->be_backlog + len > q->be_limit) {
@@ -381,6 +393,15 @@ static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 		qdisc_watchdog_schedule_ns(&q->watchdog, q->link_time);
 		return NULL;
 	}
+	/*
+	 * Signaling first, so that a congested port cannot delay setups; it
+	 * is rate-limited where it comes from and counts against the link.
+	 */
+	skb = __qdisc_dequeue_head(&q->ctl);
+	if (skb) {
+		q->x.ctl_packets++;
+		goto sent;
+	}
 	if (q->mode == ETHEREAL_MODE_PACED)
 		skb = paced_dequeue(q, now, &next);
 	else
@@ -399,6 +420,7 @@ static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 		q->x.be_packets++;
 		q->x.be_bytes += qdisc_pkt_len(skb);
 	}
+sent:
 	q->link_time = max(q->link_time, now - ETHEREAL_LINK_BURST_NS) +
 		       ethereal_tx_ns(qdisc_pkt_len(skb), q->rate);
 	qdisc_qstats_backlog_dec(sch, skb);
@@ -733,6 +755,7 @@ static int ethereal_init(struct Qdisc *sch, struct nlattr *opt,
 	q->discard_window = ETHEREAL_DISCARD_DEFAULT;
 	q->max_conns = ETHEREAL_MAX_CONNS_DEFAULT;
 	ethereal_qhead_init(&q->be);
+	ethereal_qhead_init(&q->ctl);
 	xa_init(&q->classes);
 	qdisc_watchdog_init(&q->watchdog, sch);
 	ethereal_reschedule(q);
@@ -761,6 +784,7 @@ static void ethereal_reset(struct Qdisc *sch)
 	unsigned long qid;
 
 	__qdisc_reset_queue(&q->be);
+	__qdisc_reset_queue(&q->ctl);
 	q->be_backlog = 0;
 	xa_for_each(&q->classes, qid, cl) {
 		ethereal_deactivate(q, cl);
@@ -783,6 +807,7 @@ static void ethereal_destroy(struct Qdisc *sch)
 	ethereal_class_remove_all(q);
 	xa_destroy(&q->classes);
 	__qdisc_reset_queue(&q->be);
+	__qdisc_reset_queue(&q->ctl);
 }
 
 static int ethereal_dump(struct Qdisc *sch, struct sk_buff *skb)

@@ -129,6 +129,7 @@ static void ethereal_sig_send(struct ethereal_port *port,
 
 	skb->dev = dev;
 	skb->protocol = htons(ETH_P_IP);
+	skb->priority = ETHEREAL_TC_CONTROL;
 	if (dev_hard_header(skb, dev, ETH_P_IP, peer ? peer->mac : ctl_mac,
 			    dev->dev_addr, skb->len) < 0) {
 		kfree_skb(skb);

@@ -39,7 +39,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 25
+ktap_begin 26
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -62,6 +62,9 @@ res=$(sig h1 setup 03:09 "$(host_ip h2)" 5000 2mbit 6056 1514)
 ktap_info "$res"
 ktap_result "1 switch: h1 -> h2 accepted, 1 hop" \
 	"$([[ "$res" == "accept id=03:09 "*"hops=1 "* ]]; echo $?)"
+ctlq=$(on sw1 tc -s -j qdisc show dev swp1 | jq '[.. | objects | select(has("control")) | .control.packets][0]')
+ktap_result "the answer left through the port's control queue (sent $ctlq)" \
+	"$([ "${ctlq:-0}" -ge 1 ] 2>/dev/null; echo $?)"
 c=$(ctl sw1 -j conn show dev swp1 id 03:09)
 ktap_result "1 switch: installed as signaled, up, swapped, to h2's MAC" \
 	"$(jq -e --arg m "$(host_mac h2)" '.[0] | .origin == "signaled" and .state == "up" and .swap and .lladdr == $m' \

@@ -31,6 +31,8 @@
  * scheduler finds the queue without parsing the frame.
  */
 #define ETHEREAL_TC_MAJOR	0xe7e00000U
+/* The switch's own control frames (signaling, ARP probes): queued first. */
+#define ETHEREAL_TC_CONTROL	(ETHEREAL_TC_MAJOR | 0x0001U)
 
 /* Frame sizes count the Ethernet header: 1514 carries a 1500-byte packet. */
 #define ETHEREAL_MAX_PKT_DEFAULT	1514
@@ -254,6 +256,8 @@ struct tc_ethereal_xstats {
 	__u64	unmatched;	/* tagged real-time with no queue, sent best effort */
 	__u32	be_backlog;	/* bytes */
 	__u32	be_qlen;	/* packets */
+	__u64	ctl_packets;	/* the switch's control frames sent */
+	__u64	ctl_drops;	/* control queue full */
 };
 
 struct tc_ethereal_class_xstats {
