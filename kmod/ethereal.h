@@ -92,6 +92,7 @@ struct ethereal_sig {
 	unsigned int n_pending;		/* waiting, or for downstream */
 	unsigned int n_waiting;
 	u32 lifetime_ms;		/* soft state */
+	unsigned long next_deadline;	/* no connection's is earlier */
 	spinlock_t neigh_lock;
 	struct hlist_head neigh[1 << ETHEREAL_NEIGH_BITS];
 	unsigned int n_neigh;

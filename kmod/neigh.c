@@ -7,8 +7,11 @@
  * address. On a miss it asks with an ARP probe (sender IP 0.0.0.0, so that
  * no host's cache is disturbed) from each port's own MAC.
  *
- * Only ARP frames come here, never real-time or ordinary data: a spinlock
- * per switch and an allocation per new address are off the fast path.
+ * Only ARP frames come here, never real-time or ordinary data. A known
+ * address seen again within a second costs an RCU lookup; the per-switch
+ * lock and an allocation are for new or changed addresses. Entries stay
+ * until the switch detaches; a stale one is reused for a new address of
+ * its bucket, so that hosts that left do not keep new ones out.
  */
 #include <linux/hash.h>
 #include <linux/if_arp.h>
@@ -33,13 +36,33 @@ static struct hlist_head *ethereal_neigh_head(struct ethereal_switch *sw, __be32
 	return &sw->sig.neigh[hash_32((__force u32)ip, ETHEREAL_NEIGH_BITS)];
 }
 
+/* Under RCU (the packet path) or the lock. */
 static struct ethereal_neigh *ethereal_neigh_find(struct ethereal_switch *sw, __be32 ip)
 {
 	struct ethereal_neigh *n;
 
-	hlist_for_each_entry(n, ethereal_neigh_head(sw, ip), node)
-		if (n->ip == ip)
+	hlist_for_each_entry_rcu(n, ethereal_neigh_head(sw, ip), node,
+				 lockdep_is_held(&sw->sig.neigh_lock))
+		if (READ_ONCE(n->ip) == ip)
 			return n;
+	return NULL;
+}
+
+static bool ethereal_neigh_stale(const struct ethereal_neigh *n)
+{
+	return time_after_eq(jiffies, READ_ONCE(n->updated) + ETHEREAL_NEIGH_TTL);
+}
+
+/* A stale entry of IP's bucket, to take over. */
+static struct ethereal_neigh *ethereal_neigh_reuse(struct ethereal_switch *sw, __be32 ip)
+{
+	struct ethereal_neigh *n;
+
+	hlist_for_each_entry(n, ethereal_neigh_head(sw, ip), node)
+		if (ethereal_neigh_stale(n)) {
+			WRITE_ONCE(n->ip, ip);
+			return n;
+		}
 	return NULL;
 }
 
@@ -49,18 +72,18 @@ static void ethereal_neigh_update(struct ethereal_switch *sw, __be32 ip, const u
 	bool wake = false;
 
 	spin_lock_bh(&sw->sig.neigh_lock);
-	n = ethereal_neigh_find(sw, ip);
+	n = ethereal_neigh_find(sw, ip) ?: ethereal_neigh_reuse(sw, ip);
 	if (!n && sw->sig.n_neigh < ETHEREAL_NEIGH_MAX) {
 		n = kmalloc(sizeof(*n), GFP_ATOMIC);
 		if (n) {
 			n->ip = ip;
-			hlist_add_head(&n->node, ethereal_neigh_head(sw, ip));
+			hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
 			sw->sig.n_neigh++;
 		}
 	}
 	if (n) {
 		ether_addr_copy(n->mac, mac);
-		n->updated = jiffies;
+		WRITE_ONCE(n->updated, jiffies);
 		wake = READ_ONCE(sw->sig.n_waiting);
 	}
 	spin_unlock_bh(&sw->sig.neigh_lock);
@@ -72,6 +95,7 @@ static void ethereal_neigh_update(struct ethereal_switch *sw, __be32 ip, const u
 /* Packet path, ARP frames only: learn the sender's address. */
 void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb)
 {
+	const struct ethereal_neigh *n;
 	const struct arphdr *arp;
 	const u8 *sha;
 	__be32 sip;
@@ -89,6 +113,15 @@ void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb)
 	if (!sip || ipv4_is_multicast(sip) || ipv4_is_lbcast(sip) ||
 	    !is_valid_ether_addr(sha) || READ_ONCE(port->sw->sig.dead))
 		return;
+	/* Known and fresh: nothing to write. A torn read only costs the lock. */
+	n = ethereal_neigh_find(port->sw, sip);
+	if (n && ether_addr_equal(n->mac, sha) &&
+	    time_before(jiffies, READ_ONCE(n->updated) + HZ)) {
+		/* The answer a waiting setup asked for, or a repeat of it. */
+		if (READ_ONCE(port->sw->sig.n_waiting))
+			mod_delayed_work(system_wq, &port->sw->sig.work, 0);
+		return;
+	}
 	ethereal_neigh_update(port->sw, sip, sha);
 }
 
@@ -99,7 +132,7 @@ bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac)
 
 	spin_lock_bh(&sw->sig.neigh_lock);
 	n = ethereal_neigh_find(sw, ip);
-	if (n && time_before(jiffies, n->updated + ETHEREAL_NEIGH_TTL)) {
+	if (n && !ethereal_neigh_stale(n)) {
 		ether_addr_copy(mac, n->mac);
 		found = true;
 	}

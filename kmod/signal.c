@@ -232,6 +232,20 @@ void ethereal_sig_conn_teardown(struct ethereal_conn *conn, u16 reason)
 	ethereal_conn_del(conn);
 }
 
+/*
+ * A connection's next deadline, IN jiffies from now. The switch keeps a
+ * bound below every deadline, so that the work item looks at its
+ * connections only when one may be due, not on every tick.
+ */
+static void ethereal_sig_deadline(struct ethereal_conn *conn, unsigned long in)
+{
+	struct ethereal_sig *sig = &conn->in->sw->sig;
+
+	conn->sig.deadline = jiffies + in;
+	if (time_before(conn->sig.deadline, sig->next_deadline))
+		sig->next_deadline = conn->sig.deadline;
+}
+
 static u16 ethereal_sig_reason(int err)
 {
 	switch (err) {
@@ -314,7 +328,7 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 	if (cfg.to_host) {
 		/* The last switch: the connection is complete. */
 		conn->sig.state = ETHEREAL_CONN_UP;
-		conn->sig.deadline = jiffies + msecs_to_jiffies(conn->sig.lifetime_ms);
+		ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
 		memset(&m, 0, sizeof(m));
 		m.type = ETHEREAL_SIG_ACCEPT;
 		m.hops = hop;
@@ -326,7 +340,7 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 		return;
 	}
 	conn->sig.state = ETHEREAL_CONN_PENDING;
-	conn->sig.deadline = jiffies + ETHEREAL_SIG_ANSWER_TIMEOUT;
+	ethereal_sig_deadline(conn, ETHEREAL_SIG_ANSWER_TIMEOUT);
 	sw->sig.n_pending++;
 	m.hop = hop;
 	m.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP);
@@ -528,7 +542,7 @@ static void ethereal_sig_accept(const struct ethereal_sig_rxinfo *rx,
 	if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) && m->lifetime &&
 	    m->lifetime < conn->sig.lifetime_ms)
 		conn->sig.lifetime_ms = m->lifetime;
-	conn->sig.deadline = jiffies + msecs_to_jiffies(conn->sig.lifetime_ms);
+	ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
 	a.lifetime = conn->sig.lifetime_ms;
 	a.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME);
 	ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_ACCEPTED);
@@ -593,7 +607,7 @@ static void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx,
 		return;
 	}
 	if (conn->sig.state == ETHEREAL_CONN_UP)
-		conn->sig.deadline = jiffies + msecs_to_jiffies(conn->sig.lifetime_ms);
+		ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
 	ethereal_sig_send_down(conn, &r);
 }
 
@@ -696,11 +710,17 @@ static void ethereal_sig_handle(struct ethereal_switch *sw, struct sk_buff *skb)
 /* Soft state and answers overdue. */
 static void ethereal_sig_timeouts(struct ethereal_switch *sw)
 {
+	unsigned long next = jiffies + msecs_to_jiffies(ETHEREAL_LIFETIME_MAX_MS);
 	struct ethereal_conn *conn, *tmp;
 
+	if (time_before(jiffies, sw->sig.next_deadline))
+		return;
 	list_for_each_entry_safe(conn, tmp, &sw->sig.conns, sig.node) {
-		if (time_before(jiffies, conn->sig.deadline))
+		if (time_before(jiffies, conn->sig.deadline)) {
+			if (time_before(conn->sig.deadline, next))
+				next = conn->sig.deadline;
 			continue;
+		}
 		if (conn->sig.state == ETHEREAL_CONN_PENDING) {
 			ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_TIMEOUT);
 		} else {
@@ -708,6 +728,23 @@ static void ethereal_sig_timeouts(struct ethereal_switch *sw)
 			ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_EXPIRED);
 		}
 	}
+	sw->sig.next_deadline = next;
+}
+
+/* When the work must look again: ARP waits are polled, deadlines are not. */
+static void ethereal_sig_rearm(struct ethereal_switch *sw)
+{
+	unsigned long delay = ULONG_MAX;
+
+	if (!skb_queue_empty(&sw->sig.rxq))
+		delay = 0;
+	else if (!list_empty(&sw->sig.waiting))
+		delay = ETHEREAL_SIG_TICK;
+	if (!list_empty(&sw->sig.conns))
+		delay = min(delay, time_after(sw->sig.next_deadline, jiffies) ?
+				   sw->sig.next_deadline - jiffies : 0);
+	if (delay != ULONG_MAX)
+		queue_delayed_work(system_wq, &sw->sig.work, delay);
 }
 
 static void ethereal_sig_work(struct work_struct *work)
@@ -729,10 +766,7 @@ static void ethereal_sig_work(struct work_struct *work)
 	}
 	ethereal_sig_waiting(sw);
 	ethereal_sig_timeouts(sw);
-	if (!skb_queue_empty(&sw->sig.rxq))
-		queue_delayed_work(system_wq, &sw->sig.work, 0);
-	else if (!list_empty(&sw->sig.conns) || !list_empty(&sw->sig.waiting))
-		queue_delayed_work(system_wq, &sw->sig.work, ETHEREAL_SIG_TICK);
+	ethereal_sig_rearm(sw);
 	rtnl_unlock();
 }
 
@@ -792,6 +826,7 @@ void ethereal_sig_init(struct ethereal_switch *sw)
 	INIT_LIST_HEAD(&sw->sig.waiting);
 	spin_lock_init(&sw->sig.neigh_lock);
 	sw->sig.lifetime_ms = ETHEREAL_LIFETIME_DEFAULT_MS;
+	sw->sig.next_deadline = jiffies;
 }
 
 /* Detaching, ports and connections gone: nothing may be queued after. */

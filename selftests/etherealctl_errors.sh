@@ -24,7 +24,7 @@ expect() {
 
 CONN="out swp2 lladdr 02:e7:00:00:00:02 rate 1mbit"
 
-ktap_begin 25
+ktap_begin 30
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ethereal_unload
 expect "module not loaded" 1 "the ethereal module is not loaded" -- show
@@ -67,6 +67,15 @@ expect "duplicate ID" 1 "Connection ID already in use on the input port" -- \
 	conn add dev swp1 id 03:09 $CONN
 expect "delete what is not there" 1 "No connection with this ID on the port" -- \
 	conn del dev swp1 id 03:0a
+expect "set without a setting" 2 "set br0: nothing to set (lifetime TIME)" -- set br0
+expect "set an unknown setting" 2 "set: unknown setting 'speed' (lifetime)" -- set br0 speed 1
+expect "lifetime below 100ms" 2 "lifetime '50ms': a time from 100ms to 1h" -- \
+	set br0 lifetime 50ms
+expect "lifetime not a time" 2 "lifetime 'soon': a time from 100ms to 1h" -- \
+	set br0 lifetime soon
+on sw1 ip link add br1 type bridge
+expect "set on a bridge not attached" 1 "Device is not an EtheReal switch" -- \
+	set br1 lifetime 5s
 
 out=$(on sw1 setpriv --reuid=65534 --regid=65534 --clear-groups \
 	etherealctl conn add dev swp1 id 03:0a $CONN 2>&1)

@@ -24,7 +24,7 @@ expect() {
 
 Q="qdisc add dev swp2 root handle 1: ethereal"
 
-ktap_begin 16
+ktap_begin 19
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
@@ -38,6 +38,8 @@ expect "unknown mode" 'mode "turbo": must be paced or cyclic' -- $Q mode turbo
 expect "be-limit below a frame" 'be-limit "1000": must hold a full frame' -- $Q be-limit 1000
 expect "discard window too long" 'discard-window "1min"' -- $Q discard-window 1min
 expect "unknown option" 'unknown option "speed"' -- $Q speed 10
+expect "rt-buffer below a frame" 'rt-buffer "1000": must hold a full frame' -- $Q rt-buffer 1000
+expect "max-conns zero" 'max-conns "0": must be a number, at least 1' -- $Q max-conns 0
 on sw1 ip link add dummy0 type dummy
 expect "no rate, device without a speed" "The device reports no speed: give a rate" -- \
 	qdisc add dev dummy0 root ethereal
@@ -50,6 +52,8 @@ expect "rt-limit below the reservations" "The port's reservations exceed rt-limi
 	qdisc change dev swp2 root ethereal rt-limit 20%
 expect "replaced by a smaller qdisc" "The port's reservations exceed rt-limit of this rate" -- \
 	qdisc replace dev swp2 root handle 2: ethereal rate 1mbit
+expect "rt-buffer below the connections' queues" "The port's connections exceed rt-buffer or max-conns" -- \
+	qdisc change dev swp2 root ethereal rt-buffer 2000
 expect "adding a class" "classes are the switch's connections" -- \
 	class add dev swp2 parent 1: classid 1:5 ethereal
 out=$(ctl sw1 conn add dev swp1 id 03:0a out swp2 lladdr "$(host_mac h2)" rate 2mbit 2>&1)
