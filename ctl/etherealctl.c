@@ -148,36 +148,10 @@ void format_mac(const uint8_t *m, char *buf, size_t len)
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
-struct attr_table {
-	const struct nlattr **tb;
-	int max;
-};
-
-static int attr_table_cb(const struct nlattr *attr, void *data)
-{
-	const struct attr_table *t = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (type <= t->max)
-		t->tb[type] = attr;
-	return MNL_CB_OK;
-}
-
+/* Of a generic netlink reply: attributes after its genlmsghdr. */
 void attr_table(const struct nlmsghdr *nlh, const struct nlattr **tb, int max)
 {
-	struct attr_table t = { tb, max };
-
-	memset(tb, 0, sizeof(*tb) * (max + 1));
-	mnl_attr_parse(nlh, sizeof(struct genlmsghdr), attr_table_cb, &t);
-}
-
-void nest_table(const struct nlattr *nest, const struct nlattr **tb, int max)
-{
-	struct attr_table t = { tb, max };
-
-	memset(tb, 0, sizeof(*tb) * (max + 1));
-	if (nest)
-		mnl_attr_parse_nested(nest, attr_table_cb, &t);
+	nl_attr_table(nlh, sizeof(struct genlmsghdr), tb, max);
 }
 
 static const char *const stat_names[ETHEREAL_STATS_A_MAX + 1] = {
@@ -205,7 +179,7 @@ void stats_print(const struct nlattr *nest, const char *indent)
 	const struct nlattr *tb[ETHEREAL_STATS_A_MAX + 1];
 	int i;
 
-	nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
+	nl_nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
 	printf("%sRX: packets %llu bytes %llu  TX: packets %llu bytes %llu\n",
 	       indent,
 	       (unsigned long long)stat(tb, ETHEREAL_STATS_A_RX_PACKETS),
@@ -225,7 +199,7 @@ json_t *stats_json(const struct nlattr *nest)
 	json_t *o = json_object();
 	int i;
 
-	nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
+	nl_nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
 	for (i = ETHEREAL_STATS_A_RX_PACKETS; i <= ETHEREAL_STATS_A_MAX; i++)
 		json_object_set_new(o, stat_names[i], json_integer((json_int_t)stat(tb, i)));
 	return o;

@@ -55,7 +55,7 @@ static json_t *sig_json(const struct nlattr *nest)
 	json_t *o = json_object();
 	int i;
 
-	nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
+	nl_nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
 	for (i = ETHEREAL_SIG_STATS_A_RX; i <= ETHEREAL_SIG_STATS_A_MAX; i++)
 		json_object_set_new(o, sig_names[i], json_integer((json_int_t)sig_stat(tb, i)));
 	return o;
@@ -66,7 +66,7 @@ static void sig_print(const struct nlattr *nest, const char *indent)
 	const struct nlattr *tb[ETHEREAL_SIG_STATS_A_MAX + 1];
 	int i;
 
-	nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
+	nl_nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
 	printf("%ssignaling:", indent);
 	for (i = ETHEREAL_SIG_STATS_A_RX; i < ETHEREAL_SIG_STATS_A_SETUP_HIT_N; i++)
 		printf(" %s %llu", sig_names[i], (unsigned long long)sig_stat(tb, i));
@@ -145,7 +145,7 @@ static int stats_port_cb(const struct nlmsghdr *nlh, void *data)
 	const char *name;
 
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
+	nl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
 	if (!pt[ETHEREAL_PORT_A_IFNAME])
 		return MNL_CB_OK;
 	name = mnl_attr_get_str(pt[ETHEREAL_PORT_A_IFNAME]);

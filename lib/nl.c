@@ -168,6 +168,39 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 	}
 }
 
+struct nl_table {
+	const struct nlattr **tb;
+	int max;
+};
+
+static int nl_table_cb(const struct nlattr *attr, void *data)
+{
+	const struct nl_table *t = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (type <= t->max)
+		t->tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+void nl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
+		   const struct nlattr **tb, int max)
+{
+	struct nl_table t = { tb, max };
+
+	memset(tb, 0, sizeof(*tb) * (size_t)(max + 1));
+	mnl_attr_parse(nlh, offset, nl_table_cb, &t);
+}
+
+void nl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max)
+{
+	struct nl_table t = { tb, max };
+
+	memset(tb, 0, sizeof(*tb) * (size_t)(max + 1));
+	if (nest)
+		mnl_attr_parse_nested(nest, nl_table_cb, &t);
+}
+
 static int nl_family_attr(const struct nlattr *attr, void *data)
 {
 	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&

@@ -35,4 +35,13 @@ struct nlmsghdr *nl_genl_msg(struct nl_sock *s, void *buf, uint8_t cmd,
  */
 int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 
+/*
+ * Attributes by type into TB[0..MAX], NULL where absent: NLH's after its
+ * OFFSET bytes of family header, or NEST's (NULL: none). Types above MAX
+ * are skipped; validating the values (mnl_attr_validate()) is the caller's.
+ */
+void nl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
+		   const struct nlattr **tb, int max);
+void nl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max);
+
 #endif

@@ -153,3 +153,17 @@ void format_time(uint64_t nsec, char *buf, size_t len)
 	else
 		format_scaled((double)nsec, "ns", buf, len);
 }
+
+uint64_t rate_bytes(uint64_t rate, uint64_t ns)
+{
+	unsigned __int128 b = (unsigned __int128)rate * ns / 8000000000ULL;
+
+	return b > UINT64_MAX ? UINT64_MAX : (uint64_t)b;
+}
+
+uint64_t default_burst(uint64_t rate, uint64_t span_ns, uint32_t max_pkt)
+{
+	uint64_t b = rate_bytes(rate, span_ns);
+
+	return b < 2ULL * max_pkt ? 2ULL * max_pkt : b;
+}

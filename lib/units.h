@@ -18,6 +18,16 @@ int parse_time(const char *s, uint64_t *nsec);
 /* "60%" or "60": 0..100. */
 int parse_percent(const char *s, unsigned int *pct);
 
+/* Bytes that RATE bit/s carries in NS nanoseconds: rounded down, at most UINT64_MAX. */
+uint64_t rate_bytes(uint64_t rate, uint64_t ns);
+/* rtcd's default burst, and the least librttr's is: 10 ms of the rate. */
+#define BURST_SPAN_DEFAULT_NS	10000000ULL
+/*
+ * A default burst in bytes: SPAN_NS of RATE, at least two frames of
+ * MAX_PKT (a bucket that holds one loses what a late refill brings).
+ */
+uint64_t default_burst(uint64_t rate, uint64_t span_ns, uint32_t max_pkt);
+
 /* "50Mbit", "1.5Gbit", "800bit" */
 void format_rate(uint64_t bits_per_sec, char *buf, size_t len);
 /* "1514b", "64Kb", "2Mb" (binary multiples, as tc prints) */

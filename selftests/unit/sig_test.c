@@ -613,7 +613,18 @@ TEST(names)
 			b = ethereal_sig_reason_name(j);
 			EXPECT_STRNE(a, b);
 		}
+		/* And explained: rtcd passes the text on to applications. */
+		EXPECT_STRNE("a reason this version does not know",
+			     ethereal_sig_reason_text(i)) TH_LOG("reason %u", i);
 	}
+	EXPECT_STREQ("bad attribute", ethereal_sig_err_name(ETHEREAL_SIG_E_ATTR));
+	EXPECT_STREQ("too short", ethereal_sig_err_name(ETHEREAL_SIG_E_SHORT));
+	EXPECT_STREQ("required attribute missing", ethereal_sig_err_name(ETHEREAL_SIG_E_MISSING));
+	EXPECT_STREQ("unknown error", ethereal_sig_err_name((enum ethereal_sig_err)99));
+	EXPECT_STREQ("a link of the path went down",
+		     ethereal_sig_reason_text(ETHEREAL_SIG_R_LINK_DOWN));
+	EXPECT_STREQ("a reason this version does not know",
+		     ethereal_sig_reason_text(ETHEREAL_SIG_R_MAX + 1));
 }
 
 /* xorshift32: the same "random" messages on every run. */

@@ -111,4 +111,15 @@ TEST(format_reads_back)
 	EXPECT_STREQ("1.5s", buf);
 }
 
+TEST(bursts)
+{
+	EXPECT_EQ(125000ULL, rate_bytes(100000000, 10000000));
+	EXPECT_EQ(0ULL, rate_bytes(7, 1000000000));
+	EXPECT_EQ(UINT64_MAX, rate_bytes(UINT64_MAX, 60000000000ULL));
+	/* 10 ms of the rate, at least two frames. */
+	EXPECT_EQ(125000ULL, default_burst(100000000, BURST_SPAN_DEFAULT_NS, 1514));
+	EXPECT_EQ(3028ULL, default_burst(1000, BURST_SPAN_DEFAULT_NS, 1514));
+	EXPECT_EQ(250000ULL, default_burst(100000000, 2 * BURST_SPAN_DEFAULT_NS, 1514));
+}
+
 TEST_HARNESS_MAIN

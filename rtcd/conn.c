@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connections: an ID from the link's map, a SETUP retransmitted every
+ * 500 ms (same cookie) for up to 3 s, then, once accepted, the proxy
+ * neighbour entry and a REFRESH every third of the path's lifetime. One
+ * timerfd, set to the earliest of the connections' deadlines (deadline.c),
+ * serves them all: a timerfd each would run out of file descriptors at
+ * about a thousand connections. A connection ends by its owner (close,
+ * exit, socket closed), by the switch (TEARDOWN with F_REVERSE), or with
+ * rtcd (SIGTERM); the switch is told with a TEARDOWN in every case but the
+ * second, since it may hold the connection even if its ACCEPT was lost.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/random.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <linux/ethereal.h>
+
+#include "clock.h"
+#include "ids.h"
+#include "rtcd.h"
+#include "sigmsg.h"
+
+#define MS	1000000ULL
+
+static void conn_name(const struct rtcd_conn *k, char *buf)
+{
+	format_conn_id(k->id, buf, 8);
+}
+
+static void proxy_str(uint16_t id, char *buf)
+{
+	format_ip(htonl(prefix_proxy(&rtcd.prefix, id)), buf);
+}
+
+/* Set the timerfd to the earliest deadline, or disarm it when there is none. */
+static void timer_rearm(void)
+{
+	const struct deadline *d = deadlines_first(&rtcd.timers);
+	struct itimerspec its = { 0 };
+	uint64_t at = d ? d->at : 0;
+
+	if (at == rtcd.timer_at || rtcd.timer.fd < 0)
+		return;
+	its.it_value.tv_sec = (time_t)(at / 1000000000ULL);
+	its.it_value.tv_nsec = (long)(at % 1000000000ULL);
+	if (timerfd_settime(rtcd.timer.fd, TFD_TIMER_ABSTIME, &its, NULL)) {
+		log_msg("timerfd: %s", strerror(errno));
+		return;
+	}
+	rtcd.timer_at = at;
+}
+
+/* K's next deadline, MS from now. Fails only to queue K the first time. */
+static int due_in(struct rtcd_conn *k, uint64_t ms)
+{
+	if (deadline_set(&rtcd.timers, &k->due, now_ns() + ms * MS))
+		return -1;
+	timer_rearm();
+	return 0;
+}
+
+static void send_type(const struct rtcd_conn *k, unsigned int type, unsigned int reason)
+{
+	struct ethereal_sig_msg m = {
+		.type = (u8)type, .conn_id = k->id, .cookie = k->cookie,
+	};
+
+	if (type == ETHEREAL_SIG_SETUP) {
+		m.present = ETHEREAL_SIG_SETUP_NEEDS;
+		m.daddr = k->daddr;
+		m.dport = k->dport;
+		m.rate = k->rate;
+		m.burst = k->burst;
+		m.max_pkt = k->max_pkt;
+	} else if (type == ETHEREAL_SIG_TEARDOWN) {
+		m.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_REASON);
+		m.reason = (u16)reason;
+	}
+	sig_send(&m);
+}
+
+/*
+ * Forget K: its neighbour entry, ID and timer; with REASON, a TEARDOWN to
+ * the switch first. Telling the owner is the caller's.
+ */
+static void conn_free(struct rtcd_conn *k, unsigned int reason)
+{
+	char id[8], ip[INET_ADDRSTRLEN];
+	int err;
+
+	conn_name(k, id);
+	if (reason)
+		send_type(k, ETHEREAL_SIG_TEARDOWN, reason);
+	if (k->neigh) {
+		err = rnl_neigh_del(htonl(prefix_proxy(&rtcd.prefix, k->id)));
+		if (err) {
+			proxy_str(k->id, ip);
+			log_msg("%s: cannot remove the neighbour entry of %s: %s",
+				id, ip, rnl_strerror(err));
+		}
+	}
+	idmap_free(&rtcd.ids, k->id);
+	rtcd.by_id[k->id] = NULL;
+	LIST_REMOVE(k, all);
+	if (k->owner) {
+		LIST_REMOVE(k, owned);
+		if (k->owner->waiting == k)
+			client_done(k->owner);
+	}
+	deadline_cancel(&rtcd.timers, &k->due);
+	timer_rearm();
+	defer_free(k);
+}
+
+/* The owner learns of the end: an error answer to its open, or an event. */
+static void conn_tell(struct rtcd_conn *k, const char *error, const char *message)
+{
+	char id[8];
+
+	if (!k->owner)
+		return;
+	conn_name(k, id);
+	if (k->owner->waiting == k)
+		client_reply(k->owner, rtcd_error_reply(error, "%s", message));
+	else
+		client_event(k->owner, json_pack("{s:s, s:s, s:s, s:s}", "event", "teardown",
+						"id", id, "error", error, "message", message));
+}
+
+/* A third of the path's lifetime: two refreshes may be lost. */
+static uint64_t refresh_ms(const struct rtcd_conn *k)
+{
+	return k->lifetime_ms / 3 < 10 ? 10 : k->lifetime_ms / 3;
+}
+
+static uint32_t new_cookie(void)
+{
+	uint32_t c;
+
+	if (getrandom(&c, sizeof(c), GRND_NONBLOCK) != sizeof(c))
+		c = (uint32_t)now_ns() ^ (uint32_t)getpid();
+	return c;
+}
+
+/* A fresh ID and cookie for K, its first SETUP and the retransmit timer. */
+static int conn_start(struct rtcd_conn *k)
+{
+	int id = idmap_alloc(&rtcd.ids);
+
+	if (id < 0)
+		return -1;
+	if (due_in(k, RTCD_RETRANSMIT_MS)) {
+		idmap_free(&rtcd.ids, (uint16_t)id);
+		return -1;
+	}
+	k->id = (uint16_t)id;
+	k->cookie = new_cookie();
+	k->setup_start = now_ns();
+	rtcd.by_id[k->id] = k;
+	send_type(k, ETHEREAL_SIG_SETUP, 0);
+	return 0;
+}
+
+void conn_open(struct rtcd_client *c, const struct rtcd_req *r)
+{
+	char id[8], ip[INET_ADDRSTRLEN];
+	struct rtcd_conn *k;
+
+	k = calloc(1, sizeof(*k));
+	if (!k) {
+		client_reply(c, rtcd_error_reply("no-memory", "rtcd is out of memory"));
+		return;
+	}
+	k->owner = c;
+	k->pid = c->pid;
+	k->daddr = r->daddr;
+	k->dport = r->dport;
+	k->rate = r->rate;
+	k->burst = r->burst;
+	k->max_pkt = r->max_pkt;
+	k->state = CONN_PENDING;
+	/* The switch takes setups only from hosts it has seen in ARP. */
+	arp_announce(false);
+	if (idmap_full(&rtcd.ids)) {
+		client_reply(c, rtcd_error_reply("no-id", "all connection IDs of %s are in use",
+						 rtcd.ifname));
+		free(k);
+		return;
+	}
+	if (conn_start(k)) {
+		client_reply(c, rtcd_error_reply("no-memory", "rtcd is out of memory"));
+		free(k);
+		return;
+	}
+	LIST_INSERT_HEAD(&rtcd.conns, k, all);
+	LIST_INSERT_HEAD(&c->conns, k, owned);
+	c->waiting = k;
+	conn_name(k, id);
+	format_ip(k->daddr, ip);
+	log_debug("%s: setup to %s:%u for pid %d", id, ip, k->dport, (int)k->pid);
+}
+
+int conn_close_id(struct rtcd_client *c, uint16_t id)
+{
+	struct rtcd_conn *k = rtcd.by_id[id];
+	char s[8];
+
+	/*
+	 * Its own, or its process's through another socket; pid 0 (another
+	 * pid namespace) names no process: its socket alone owns.
+	 */
+	if (!k || (k->owner != c && (c->pid <= 0 || k->pid != c->pid)))
+		return -1;
+	conn_name(k, s);
+	log_msg("%s: closed by pid %d", s, (int)c->pid);
+	if (k->owner && k->owner != c)
+		conn_tell(k, "requested", "closed by another socket of the process");
+	conn_free(k, ETHEREAL_SIG_R_REQUESTED);
+	return 0;
+}
+
+void conn_orphan_all(struct rtcd_client *c)
+{
+	struct rtcd_conn *k;
+	char id[8];
+
+	while ((k = LIST_FIRST(&c->conns))) {
+		conn_name(k, id);
+		log_msg("%s: owner pid %d is gone: tearing down", id, (int)c->pid);
+		LIST_REMOVE(k, owned);
+		k->owner = NULL;
+		conn_free(k, ETHEREAL_SIG_R_REQUESTED);
+	}
+	c->waiting = NULL;
+}
+
+void conn_teardown_all(void)
+{
+	struct rtcd_conn *k;
+
+	while ((k = LIST_FIRST(&rtcd.conns))) {
+		conn_tell(k, "removed", "rtcd is stopping");
+		conn_free(k, ETHEREAL_SIG_R_REQUESTED);
+	}
+}
+
+/* K's deadline has come: a refresh, a retransmit, or giving up. */
+static void conn_due(struct rtcd_conn *k)
+{
+	uint64_t left, elapsed;
+	char id[8];
+
+	conn_name(k, id);
+	if (k->state == CONN_UP) {
+		log_debug("%s: refresh", id);
+		send_type(k, ETHEREAL_SIG_REFRESH, 0);
+		due_in(k, refresh_ms(k));
+		return;
+	}
+	elapsed = (now_ns() - k->setup_start) / MS;
+	if (elapsed >= RTCD_GIVE_UP_MS) {
+		log_msg("%s: no answer from the switch in %d ms", id, RTCD_GIVE_UP_MS);
+		conn_tell(k, "timeout", "no answer from the switch");
+		/* It may have been installed with its ACCEPT lost. */
+		conn_free(k, ETHEREAL_SIG_R_REQUESTED);
+		return;
+	}
+	log_debug("%s: setup retransmitted", id);
+	send_type(k, ETHEREAL_SIG_SETUP, 0);
+	left = RTCD_GIVE_UP_MS - elapsed;
+	due_in(k, left < RTCD_RETRANSMIT_MS ? left : RTCD_RETRANSMIT_MS);
+}
+
+void conn_teardown_leftovers(const struct idmap *left)
+{
+	struct rtcd_conn t = { 0 };
+	char first[8], last[8];
+	unsigned int n = 0;
+	uint32_t id;
+
+	/*
+	 * The switch knows a host's connection by its ID, MAC and address,
+	 * not by the cookie (kmod/signal.c, ethereal_sig_upstream_conn()):
+	 * a TEARDOWN with any cookie releases it.
+	 */
+	for (id = ETHEREAL_ID_MIN; id <= ETHEREAL_ID_MAX; id++) {
+		if (!idmap_used(left, (uint16_t)id))
+			continue;
+		t.id = (uint16_t)id;
+		send_type(&t, ETHEREAL_SIG_TEARDOWN, ETHEREAL_SIG_R_REQUESTED);
+		if (!n++)
+			format_conn_id(t.id, first, sizeof(first));
+	}
+	if (!n)
+		return;
+	/* A TEARDOWN may be lost: the reused IDs are the last to collide. */
+	idmap_start_after(&rtcd.ids, t.id);
+	format_conn_id(t.id, last, sizeof(last));
+	log_msg("told the switch to release %u connection(s) an earlier rtcd left (%s to %s); "
+		"new IDs start after %s", n, first, last, last);
+}
+
+static void on_timer(struct rtcd_ev *ev, uint32_t events)
+{
+	struct deadline *d;
+	uint64_t n, now;
+
+	(void)events;
+	/* Nothing to read if it was set again since it fired: look all the same. */
+	if (read(ev->fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+		log_msg("timerfd: %s", strerror(errno));
+	rtcd.timer_at = 0;	/* one-shot: it fired, or will be set anew */
+	now = now_ns();
+	/* Each moves its deadline past NOW, or is freed: the loop ends. */
+	while ((d = deadlines_first(&rtcd.timers)) && d->at <= now)
+		conn_due(container_of(d, struct rtcd_conn, due));
+	timer_rearm();
+}
+
+int conn_init(void)
+{
+	rtcd.timer.fn = on_timer;
+	rtcd.timer.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (rtcd.timer.fd < 0 || ev_add(&rtcd.timer, EPOLLIN)) {
+		log_msg("timerfd: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void conn_fini(void)
+{
+	ev_close(&rtcd.timer);
+	rtcd.timer_at = 0;
+	deadlines_free(&rtcd.timers);
+}
+
+static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
+{
+	char id[8], ip[INET_ADDRSTRLEN];
+	int err;
+
+	conn_name(k, id);
+	proxy_str(k->id, ip);
+	k->lifetime_ms = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) ?
+			 m->lifetime : RTCD_LIFETIME_DEFAULT;
+	k->hops = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) ? m->hops : 0;
+	err = rnl_neigh_add(htonl(prefix_proxy(&rtcd.prefix, k->id)), k->id);
+	if (err) {
+		log_msg("%s: cannot add the neighbour entry of %s: %s", id, ip,
+			rnl_strerror(err));
+		client_reply(k->owner, rtcd_error_reply("no-memory",
+				"cannot add the neighbour entry of %s: %s", ip,
+				rnl_strerror(err)));
+		conn_free(k, ETHEREAL_SIG_R_NO_MEMORY);
+		return;
+	}
+	k->neigh = true;
+	k->state = CONN_UP;
+	due_in(k, refresh_ms(k));
+	log_msg("%s: up, proxy %s, %u hops, lifetime %u ms, pid %d", id, ip,
+		k->hops, k->lifetime_ms, (int)k->pid);
+	client_reply(k->owner, json_pack("{s:b, s:s, s:s, s:I, s:i}", "ok", 1, "id", id,
+					"proxy", ip, "lifetime_ms", (json_int_t)k->lifetime_ms,
+					"hops", (int)k->hops));
+	client_done(k->owner);
+}
+
+static void on_reject(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
+{
+	const char *name = ethereal_sig_reason_name(m->reason);
+	char id[8], hop[32] = "";
+	uint16_t old = k->id;
+
+	conn_name(k, id);
+	/* A leftover holds the ID on the link (it will expire): another one. */
+	if (m->reason == ETHEREAL_SIG_R_ID_IN_USE && k->id_tries < RTCD_ID_IN_USE_TRIES) {
+		k->id_tries++;
+		log_msg("%s: in use on the link, trying another ID", id);
+		rtcd.by_id[old] = NULL;
+		if (!conn_start(k)) {
+			idmap_free(&rtcd.ids, old);
+			return;
+		}
+		rtcd.by_id[old] = k;
+	}
+	if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP))
+		snprintf(hop, sizeof(hop), " (switch %u)", m->hop);
+	log_msg("%s: rejected: %s%s", id, name, hop);
+	if (k->owner)
+		client_reply(k->owner, rtcd_error_reply(name, "%s%s",
+				ethereal_sig_reason_text(m->reason), hop));
+	/* After a reject nothing stays reserved: no TEARDOWN. */
+	conn_free(k, 0);
+}
+
+void conn_on_msg(const struct ethereal_sig_msg *m)
+{
+	struct rtcd_conn *k = rtcd.by_id[m->conn_id];
+	const char *name;
+	char id[8];
+
+	format_conn_id(m->conn_id, id, sizeof(id));
+	if (!k || k->cookie != m->cookie) {
+		log_debug("%s: %s for no connection of ours (cookie 0x%08x)", id,
+			  ethereal_sig_type_name(m->type), m->cookie);
+		/* A late ACCEPT of a setup given up: release it on the switch. */
+		if (!k && m->type == ETHEREAL_SIG_ACCEPT) {
+			struct rtcd_conn t = { .id = m->conn_id, .cookie = m->cookie };
+
+			send_type(&t, ETHEREAL_SIG_TEARDOWN, ETHEREAL_SIG_R_REQUESTED);
+		}
+		return;
+	}
+	switch (m->type) {
+	case ETHEREAL_SIG_ACCEPT:
+		if (k->state == CONN_PENDING)
+			on_accept(k, m);
+		break;
+	case ETHEREAL_SIG_REJECT:
+		if (k->state == CONN_PENDING)
+			on_reject(k, m);
+		break;
+	case ETHEREAL_SIG_TEARDOWN:
+		if (!(m->flags & ETHEREAL_SIG_F_REVERSE))
+			break;
+		name = ethereal_sig_reason_name(m->reason);
+		log_msg("%s: torn down by the switch: %s", id, name);
+		conn_tell(k, name, ethereal_sig_reason_text(m->reason));
+		conn_free(k, 0);
+		break;
+	default:
+		log_debug("%s: unexpected %s", id, ethereal_sig_type_name(m->type));
+	}
+}
+
+json_t *conn_status(void)
+{
+	json_t *a = json_array(), *o;
+	char id[8], ip[INET_ADDRSTRLEN], daddr[INET_ADDRSTRLEN];
+	unsigned int i;
+
+	if (!a)
+		return NULL;
+	for (i = 0; i < 65536; i++) {
+		const struct rtcd_conn *k = rtcd.by_id[i];
+
+		if (!k)
+			continue;
+		conn_name(k, id);
+		proxy_str(k->id, ip);
+		format_ip(k->daddr, daddr);
+		o = json_pack("{s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:i, s:s}",
+			      "id", id, "state", k->state == CONN_UP ? "up" : "pending",
+			      "daddr", daddr, "dport", (int)k->dport,
+			      "rate", (json_int_t)k->rate, "burst", (json_int_t)k->burst,
+			      "max_pkt", (json_int_t)k->max_pkt, "pid", (int)k->pid,
+			      "proxy", ip);
+		if (o && k->state == CONN_UP) {
+			json_object_set_new(o, "lifetime_ms", json_integer(k->lifetime_ms));
+			json_object_set_new(o, "hops", json_integer(k->hops));
+		}
+		if (!o || json_array_append_new(a, o)) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}

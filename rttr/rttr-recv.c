@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rttr-recv: count the datagrams arriving on a UDP port (a real-time
+ * connection's receiver is a plain UDP socket: no librttr needed).
+ *
+ *   rttr-recv [-b ADDR] [-n COUNT] [-t SECONDS] [-w IDLE] [-j] PORT
+ *
+ * Stops after COUNT datagrams, SECONDS since the start, IDLE seconds with
+ * nothing once something has come, or on SIGINT/SIGTERM; prints count,
+ * bytes and rate (of the payload, and of whole frames: payload + 42 bytes)
+ * from the first datagram to the last.
+ */
+#include <arpa/inet.h>
+#include <err.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "units.h"
+
+#define OVERHEAD 42	/* UDP + IPv4 + Ethernet headers */
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: rttr-recv [-b ADDR] [-n COUNT] [-t SECONDS] [-w IDLE] [-j] PORT\n");
+	exit(2);
+}
+
+static double seconds_arg(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end || !*s || v <= 0)
+		errx(2, "bad time: %s", s);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	uint64_t count = 0, n = 0, bytes = 0, first = 0, last = 0, start, end_t = 0;
+	struct sigaction sa = { .sa_handler = on_signal };
+	double seconds = 0, idle = 0, dt;
+	char pbuf[32], fbuf[32];
+	static char buf[65536];
+	int opt, fd, json = 0;
+	long port;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "b:n:t:w:jh")) != -1) {
+		switch (opt) {
+		case 'b':
+			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
+				errx(2, "bad address: %s", optarg);
+			break;
+		case 'n':
+			count = strtoull(optarg, &end, 10);
+			if (*end || !*optarg)
+				errx(2, "bad count: %s", optarg);
+			break;
+		case 't':
+			seconds = seconds_arg(optarg);
+			break;
+		case 'w':
+			idle = seconds_arg(optarg);
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 1)
+		usage();
+	port = strtol(argv[optind], &end, 10);
+	if (*end || port < 1 || port > 65535)
+		errx(2, "bad port: %s", argv[optind]);
+	sin.sin_port = htons((uint16_t)port);
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sin, sizeof(sin)))
+		err(1, "UDP port %ld", port);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	fprintf(stderr, "rttr-recv: listening on port %ld\n", port);
+
+	start = now_ns();
+	if (seconds)
+		end_t = start + (uint64_t)(seconds * 1e9);
+	while (!stop && (!count || n < count)) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		uint64_t now = now_ns(), until = end_t;
+		int timeout = -1;
+		ssize_t len;
+
+		if (idle && n && (!until || last + (uint64_t)(idle * 1e9) < until))
+			until = last + (uint64_t)(idle * 1e9);
+		if (until) {
+			if (now >= until)
+				break;
+			timeout = (int)((until - now + 999999) / 1000000);
+		}
+		if (poll(&p, 1, timeout) <= 0)
+			continue;
+		len = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (len < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			err(1, "recv");
+		}
+		last = now_ns();
+		if (!n)
+			first = last;
+		n++;
+		bytes += (uint64_t)len;
+	}
+	close(fd);
+
+	/* from the first arrival to the last: n - 1 gaps carry n - 1 datagrams */
+	dt = n > 1 ? (last - first) / 1e9 : 0;
+	{
+		double pb = dt > 0 ? (bytes - bytes / n) * 8 / dt : 0;
+		double fb = dt > 0 ? (bytes - bytes / n + (n - 1) * OVERHEAD) * 8 / dt : 0;
+
+		format_rate((uint64_t)pb, pbuf, sizeof(pbuf));
+		format_rate((uint64_t)fb, fbuf, sizeof(fbuf));
+		if (json)
+			printf("{\"count\":%llu,\"bytes\":%llu,\"seconds\":%.6f,"
+			       "\"payload_bps\":%.0f,\"frame_bps\":%.0f}\n",
+			       (unsigned long long)n, (unsigned long long)bytes,
+			       dt, pb, fb);
+		else
+			printf("received %llu datagrams, %llu bytes in %.3f s: payload %s/s, frames %s/s\n",
+			       (unsigned long long)n, (unsigned long long)bytes,
+			       dt, pbuf, fbuf);
+	}
+	return 0;
+}

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rttr_open()/rttr_close(): the reservation, through rtcd's UNIX socket
+ * (Documentation/host.md). The socket stays open for the connection's
+ * life: rtcd ties the connection to it and to our pid, and tears it down
+ * when either goes.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include <linux/ethereal_sig.h>
+
+#include "clock.h"
+#include "rtcd_sock.h"
+#include "rttr_int.h"
+#include "units.h"
+
+#define CTL_TIMEOUT_S 10	/* rtcd itself gives up on the switch after 3 s */
+
+static __thread char last_error[512];
+
+const char *rttr_error(void)
+{
+	return last_error[0] ? last_error : "no error";
+}
+
+void rttr_set_error(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	errno = e;
+}
+
+/* Sets the error text and errno together; NULL for the caller to return. */
+static void *fail(int e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void *fail(int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	errno = e;
+	return NULL;
+}
+
+/* rtcd's "error" (a signaling reason name, or its own) as an errno. */
+static int reason_errno(const char *reason)
+{
+	static const int map[ETHEREAL_SIG_R_MAX + 1] = {
+		[ETHEREAL_SIG_R_BANDWIDTH] = ENOSPC, [ETHEREAL_SIG_R_BUFFER] = ENOSPC,
+		[ETHEREAL_SIG_R_CONNS] = ENOSPC, [ETHEREAL_SIG_R_NO_ID] = ENOSPC,
+		[ETHEREAL_SIG_R_NO_MEMORY] = ENOSPC,
+		[ETHEREAL_SIG_R_NO_ROUTE] = EHOSTUNREACH,
+		[ETHEREAL_SIG_R_ID_IN_USE] = EADDRINUSE,
+		[ETHEREAL_SIG_R_INVALID] = EINVAL, [ETHEREAL_SIG_R_TIMEOUT] = ETIMEDOUT,
+		[ETHEREAL_SIG_R_BUSY] = EAGAIN, [ETHEREAL_SIG_R_LINK_DOWN] = ENETDOWN,
+		[ETHEREAL_SIG_R_EXPIRED] = ECONNRESET, [ETHEREAL_SIG_R_REQUESTED] = ECONNRESET,
+		[ETHEREAL_SIG_R_REMOVED] = ECONNRESET,
+	};
+	int r = rtcd_error_reason(reason);
+
+	/* a reason this version does not know: not "no rtcd" */
+	return r > 0 && map[r] ? map[r] : EPROTO;
+}
+
+/* The interface whose address the kernel would send to DADDR from. */
+static int route_ifname(struct in_addr daddr, char *ifname, size_t len)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(9),
+				   .sin_addr = daddr };
+	socklen_t slen = sizeof(sin);
+	struct ifaddrs *ifa, *i;
+	int fd, found = -1;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) ||
+	    getsockname(fd, (struct sockaddr *)&sin, &slen)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (getifaddrs(&ifa))
+		return -1;
+	for (i = ifa; i; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+		    ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr !=
+		    sin.sin_addr.s_addr)
+			continue;
+		snprintf(ifname, len, "%s", i->ifa_name);
+		found = 0;
+		break;
+	}
+	freeifaddrs(ifa);
+	return found;
+}
+
+/* "message [error]" of a failure reply, into the error text. */
+static void reply_error(json_t *reply, const char *what)
+{
+	const char *reason = json_string_value(json_object_get(reply, "error"));
+	const char *message = json_string_value(json_object_get(reply, "message"));
+
+	if (!reason)
+		reason = json_string_value(json_object_get(reply, "reason"));
+	rttr_set_error("%s: %s [%s]", what,
+		       message ? message : "refused by rtcd",
+		       reason ? reason : "unknown");
+}
+
+bool rttr_ctl_alive(struct rttr *r)
+{
+	struct pollfd pfd = { .fd = r->ctl, .events = POLLIN };
+	json_t *msg;
+
+	/* every tick: a poll, and a read only when rtcd said something */
+	while (!r->dead && poll(&pfd, 1, 0) > 0) {
+		msg = rtcd_sock_recv(r->ctl, MSG_DONTWAIT);
+		if (!msg) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK ||
+			    errno == EINTR || errno == EPROTO || errno == ENOMEM)
+				break;
+			rttr_set_error("connection %s: rtcd went away", r->id);
+			r->dead = true;
+			break;
+		}
+		/* events rtcd sends unasked: only a teardown ends R */
+		if (json_is_string(json_object_get(msg, "event")) &&
+		    !strcmp(json_string_value(json_object_get(msg, "event")), "teardown")) {
+			reply_error(msg, "connection torn down");
+			r->dead = true;
+		}
+		json_decref(msg);
+	}
+	return !r->dead;
+}
+
+struct rttr *rttr_open(const struct rttr_qos *qos)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	char ifname[IF_NAMESIZE], path[108];
+	const char *s, *id, *proxy;
+	uint64_t burst, period;
+	json_t *req, *reply;
+	struct in_addr daddr;
+	uint32_t max_pkt;
+	json_int_t hops;
+	struct rttr *r;
+	int e;
+
+	last_error[0] = '\0';
+	if (!qos || !qos->daddr || inet_pton(AF_INET, qos->daddr, &daddr) != 1)
+		return fail(EINVAL, "daddr: not an IPv4 address");
+	if (!qos->dport)
+		return fail(EINVAL, "dport: must not be 0");
+	for (size_t i = 0; i < sizeof(qos->reserved) / sizeof(qos->reserved[0]); i++)
+		if (qos->reserved[i])
+			return fail(EINVAL, "reserved: must be zero");
+	if (!qos->rate || qos->rate > (1ULL << 53))
+		return fail(EINVAL, "rate: must be 1 to 2^53 bit/s");
+	max_pkt = qos->max_pkt ? qos->max_pkt : RTTR_MAX_PKT_DEFAULT;
+	if (max_pkt <= RTTR_OVERHEAD || max_pkt > 65535 + 28 + 14)
+		return fail(EINVAL, "max_pkt: %u bytes: not a UDP frame", max_pkt);
+	period = qos->period_ns ? qos->period_ns : RTTR_PERIOD_DEFAULT;
+	if (period < 100000 || period > 60000000000ULL)
+		return fail(EINVAL, "period: %llu ns: not from 100 us to a minute",
+			    (unsigned long long)period);
+	burst = qos->burst;
+	if (!burst) {
+		/*
+		 * Two ticks' worth: a bucket that holds only one loses what a
+		 * late tick brings beyond it, and the long-run rate with it
+		 * (bucket_test). At least rtcd's own default, 10 ms of rate
+		 * and two frames.
+		 */
+		burst = default_burst(qos->rate, 2 * period > BURST_SPAN_DEFAULT_NS ?
+					  2 * period : BURST_SPAN_DEFAULT_NS, max_pkt);
+		/* what the signaling carries */
+		if (burst > UINT32_MAX)
+			burst = UINT32_MAX;
+	}
+	if (burst < max_pkt || burst > UINT32_MAX)
+		return fail(EINVAL, "burst: %llu bytes: not from max_pkt (%u) to 2^32 - 1",
+			    (unsigned long long)burst, max_pkt);
+
+	s = qos->ctl_path ? qos->ctl_path : getenv("RTTR_SOCKET");
+	if (s && *s) {
+		snprintf(path, sizeof(path), "%s", s);
+	} else {
+		s = qos->ifname ? qos->ifname : getenv("RTTR_IFACE");
+		if (s && *s)
+			snprintf(ifname, sizeof(ifname), "%s", s);
+		else if (route_ifname(daddr, ifname, sizeof(ifname)))
+			return fail(ENODEV, "no interface: set qos.ifname or RTTR_IFACE (no route to %s)",
+				    qos->daddr);
+		if (strchr(ifname, '/'))
+			return fail(EINVAL, "ifname: %s: not an interface name", ifname);
+		snprintf(path, sizeof(path), RTCD_SOCK_DIR "/%s.sock", ifname);
+	}
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return fail(ENOMEM, "out of memory");
+	r->fd = -1;
+	r->max_pkt = max_pkt;
+	r->ctl = rtcd_sock_connect(path, CTL_TIMEOUT_S);
+	if (r->ctl < 0) {
+		e = errno;
+		free(r);
+		return fail(e, "rtcd: %s: %s (is rtcd running on that interface?)",
+			    path, strerror(e));
+	}
+
+	req = json_pack("{s:s, s:s, s:i, s:I, s:I, s:I}", "op", "open",
+			"daddr", qos->daddr, "dport", (int)qos->dport,
+			"rate", (json_int_t)qos->rate, "burst", (json_int_t)burst,
+			"max_pkt", (json_int_t)max_pkt);
+	if (!req || rtcd_sock_send(r->ctl, req)) {
+		e = req ? errno : ENOMEM;
+		json_decref(req);
+		fail(e, "rtcd: %s: sending the request: %s", path, strerror(e));
+		goto err;
+	}
+	json_decref(req);
+	reply = rtcd_sock_recv(r->ctl, 0);
+	if (!reply) {
+		e = errno;
+		if (e == EAGAIN || e == EWOULDBLOCK)
+			fail(ETIMEDOUT, "rtcd: no reply in %d s", CTL_TIMEOUT_S);
+		else if (!e)
+			fail(ECONNRESET, "rtcd closed the socket without replying");
+		else if (e == EPROTO)
+			fail(EPROTO, "rtcd: the reply is not a JSON object");
+		else
+			fail(e, "rtcd: %s", strerror(e));
+		goto err;
+	}
+	if (!json_is_true(json_object_get(reply, "ok"))) {
+		const char *reason = json_string_value(json_object_get(reply, "error"));
+
+		reply_error(reply, "reservation refused");
+		json_decref(reply);
+		errno = reason_errno(reason);
+		goto err;
+	}
+	id = json_string_value(json_object_get(reply, "id"));
+	proxy = json_string_value(json_object_get(reply, "proxy"));
+	if (!id || strlen(id) >= sizeof(r->id) || !proxy ||
+	    inet_pton(AF_INET, proxy, &sin.sin_addr) != 1) {
+		json_decref(reply);
+		fail(EPROTO, "rtcd: the reply lacks a valid id or proxy");
+		goto err;
+	}
+	hops = json_integer_value(json_object_get(reply, "hops"));
+	r->hops = hops > 0 && hops < 256 ? (uint32_t)hops : 1;
+	strcpy(r->id, id);
+	inet_ntop(AF_INET, &sin.sin_addr, r->proxy, sizeof(r->proxy));
+	json_decref(reply);
+
+	sin.sin_port = htons(qos->dport);
+	r->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	/*
+	 * Never fragment: each fragment's headers would leave unaccounted,
+	 * and a datagram over the MTU fails with EMSGSIZE instead.
+	 */
+	if (r->fd < 0 ||
+	    setsockopt(r->fd, IPPROTO_IP, IP_MTU_DISCOVER, &(int){ IP_PMTUDISC_DO },
+		       sizeof(int)) ||
+	    connect(r->fd, (struct sockaddr *)&sin, sizeof(sin))) {
+		fail(errno, "UDP socket to %s:%u: %s", r->proxy, qos->dport,
+		     strerror(errno));
+		goto err_close;
+	}
+	rttr_bucket_init(&r->bucket, qos->rate, burst, period, now_ns());
+	return r;
+
+err_close:
+	e = errno;
+	rttr_close(r);
+	errno = e;
+	return NULL;
+err:
+	e = errno;
+	close(r->ctl);
+	free(r);
+	errno = e;
+	return NULL;
+}
+
+void rttr_close(struct rttr *r)
+{
+	json_t *req, *msg;
+	int e = errno;
+
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	if (!r->dead) {
+		/*
+		 * The teardown travels ahead of data in the switches' control
+		 * queue and drops what the connection still has queued: wait
+		 * until the last datagram has left the last switch.
+		 */
+		sleep_until(rttr_drained_at(r));
+		/* rtcd tears down when the socket closes anyway: best effort */
+		struct timeval tv = { .tv_sec = 1 };
+
+		setsockopt(r->ctl, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		req = json_pack("{s:s, s:s}", "op", "close", "id", r->id);
+		if (req && !rtcd_sock_send(r->ctl, req)) {
+			/* the reply, past any notice queued before it */
+			while ((msg = rtcd_sock_recv(r->ctl, 0))) {
+				bool reply = !json_object_get(msg, "event");
+
+				json_decref(msg);
+				if (reply)
+					break;
+			}
+		}
+		json_decref(req);
+	}
+	close(r->ctl);
+	free(r);
+	errno = e;
+}
+
+int rttr_fd(const struct rttr *r)
+{
+	return r ? r->fd : -1;
+}
+
+const char *rttr_id(const struct rttr *r)
+{
+	return r ? r->id : NULL;
+}
+
+const char *rttr_proxy(const struct rttr *r)
+{
+	return r ? r->proxy : NULL;
+}
+
+uint64_t rttr_next_tick(const struct rttr *r)
+{
+	return r ? r->bucket.deadline : 0;
+}

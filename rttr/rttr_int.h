@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* librttr's insides, shared by rttr.c and shaper.c. */
+#ifndef RTTR_INT_H
+#define RTTR_INT_H
+
+#include <stdbool.h>
+#include "bucket.h"
+#include "rttr.h"
+
+struct rttr {
+	int fd;			/* UDP, connected to proxy:dport */
+	int ctl;		/* rtcd's socket, open for the connection's life */
+	bool dead;		/* torn down by the network or rtcd gone */
+	uint32_t max_pkt;
+	uint32_t hops;		/* switches on the path, from rtcd's reply */
+	uint64_t last_sent;	/* now_ns() of the last datagram sent */
+	struct rttr_bucket bucket;
+	char id[8];		/* "03:09" */
+	char proxy[16];		/* dotted quad */
+};
+
+/* Sets the thread's error text, printf-style; keeps errno. */
+void rttr_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Reads what rtcd sent unasked, without blocking: a teardown notice or
+ * rtcd closing the socket marks R dead (and sets the error text). Returns
+ * false once R is dead.
+ */
+bool rttr_ctl_alive(struct rttr *r);
+
+/*
+ * When the switches have forwarded all R sent: each of R's hops queues at
+ * most 2 x burst for it and serves that queue at the rate at least.
+ */
+uint64_t rttr_drained_at(const struct rttr *r);
+
+/*
+ * One tick of the shaper's timer: sleeps to the deadline, then ticks.
+ * -1 if a signal interrupted the sleep (no tick then).
+ */
+int rttr_shaper_wait(struct rttr_bucket *b);
+
+#endif

@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# rtcd and librttr end to end with an unmodified receiver: an application
+# on h1 opens a reservation through rtcd and sends with librttr's shaping;
+# h2 (one switch) and h3 (three switches) receive on plain sockets. A
+# reservation the network cannot carry comes back as a clear error; an
+# application killed loses its connection on every switch within a second;
+# rtcd killed, the switches expire what it held, and a new rtcd cleans up.
+#
+# 50 Mbit/s on 100 Mbit/s links, in 9000-byte frames: software switches on
+# an emulated CPU do not forward 4000 frames a second through three hops,
+# 700 they do. The shaper's small-frame case is a 5 Mbit/s flow of 1500-byte
+# frames. As on a real network, the switches do not share the sender's
+# CPU: the sender runs on CPU 0, the switches (RPS on sw1's port to h1) on
+# CPU 1.
+# timeout=500
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+. "$(dirname "$0")/lib/sched.sh"
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+export PATH="$TOP/rtcd:$TOP/rttr:$PATH"
+export LD_LIBRARY_PATH="$TOP/rttr"
+export TC_LIB_DIR="$TOP/ctl"
+SOCK=/tmp/rtcd-h1.sock
+SW="sw1 sw2 sw3"
+
+conns() { ctl "$1" -j show br0 | jq -r '.[0].connections'; }
+all_conns() { local s; for s in $SW; do [ "$(conns $s)" = "$1" ] || return 1; done; }
+wait_conns() { # N SECONDS
+	local i
+	for i in $(seq $(($2 * 20))); do
+		all_conns "$1" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+rtcd_start() {
+	on h1 rtcd -v -i eth0 -S $SOCK 2>>/tmp/rtcd-h1.log &
+	for i in $(seq 100); do [ -S $SOCK ] && break; sleep 0.1; done
+	# ip netns exec forks: the daemon's own pid, for kill -9
+	RTCD=$(pgrep -n -f "^rtcd -v -i eth0 -S $SOCK\$")
+	[ -n "$RTCD" ]
+}
+# app_open DADDR: an application holding a 1 Mbit/s connection; APP is its pid
+app_open() {
+	on h1 rtcd -i eth0 -S $SOCK open "$1" 5000 1mbit >/dev/null 2>&1 &
+	sleep 0.5
+	APP=$(pgrep -n -f "^rtcd -i eth0 -S $SOCK open")
+}
+# flow DST_HOST RATE SIZE SECONDS: rttr-send from h1, datagrams of SIZE,
+# rttr-recv on DST; prints the receiver's JSON, then the sender's
+flow() {
+	local out i; out=$(mktemp)
+	on "$1" rttr-recv -j -w 2 5000 >"$out" 2>"$out.err" &
+	local rpid=$!
+	for i in $(seq 100); do grep -q listening "$out.err" && break; sleep 0.05; done
+	on h1 taskset -c 0 rttr-send -S $SOCK -j -m $(($3 + 42)) "$(host_ip "$1")" 5000 "$2" \
+		-s "$3" -t "$4" >"$out.tx" 2>/dev/null
+	wait $rpid
+	cat "$out" "$out.tx"
+	rm -f "$out" "$out.tx" "$out.err"
+}
+# flow_check NAME DST_HOST RATE SIZE: an 8 s flow, all of it received, at
+# RATE within 1%. The receiver's rate runs from the first arrival to the
+# last, which comes a queueing delay later than it left: 8 s keeps that
+# under a few tenths of a percent.
+flow_check() {
+	local res rx tx
+	res=$(flow "$2" "$3" "$4" 8)
+	rx=$(head -n 1 <<<"$res")
+	tx=$(tail -n 1 <<<"$res")
+	ktap_info "$1: received $(jq -c '{count,frame_bps}' <<<"$rx" 2>/dev/null)," \
+		"sent $(jq -c '{sent,frame_bps}' <<<"$tx" 2>/dev/null)"
+	ktap_result "$1: received whole on a plain socket, within 1% of the reservation" \
+		"$(jq -e --argjson tx "${tx:-null}" --argjson want "$(bps "$3")" \
+			'.count == $tx.sent and .frame_bps >= $want * 0.99 and
+			 .frame_bps <= $want * 1.01' <<<"$rx" >/dev/null; echo $?)"
+}
+bps() { awk -v r="$1" 'BEGIN { printf "%d", r * (r ~ /mbit/ ? 1e6 : r ~ /kbit/ ? 1e3 : 1) }'; }
+# gone_from_last T0: waits for the connection to go from sw3, the last
+# switch the teardown reaches; prints the ms from T0 (ns) to the end of the
+# first query that found it gone: an upper bound on when sw3 removed it.
+# One process per query, no netns exec or jq: the bound stays tight.
+gone_from_last() {
+	local i
+	for i in $(seq 200); do
+		etherealctl -n "$(ns_of sw3)" -j show br0 | grep -q '"connections":0' && break
+		sleep 0.01
+	done
+	echo $(( ($(date +%s%N) - $1) / 1000000 ))
+}
+
+ktap_begin 9
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+topo_create "sw1:h1,h2 sw2 sw3:h3 sw1-sw2 sw2-sw3" || ktap_skip_all "cannot build topology"
+for n in h1 h2 h3 $SW; do
+	for d in $(on $n ls /sys/class/net); do
+		[ $d = lo ] || on $n ip link set dev "$d" mtu 9000 || ktap_skip_all "no jumbo frames"
+	done
+done
+[ "$(nproc)" -lt 2 ] ||
+	on sw1 sh -c "echo 2 >/sys/class/net/$(port_of sw1 h1)/queues/rx-0/rps_cpus" ||
+	ktap_skip_all "cannot give the switches a CPU"
+"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw1)" -r 100mbit -t trk2 br0 &&
+"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw2)" -r 100mbit -t trk1 -t trk3 br0 &&
+"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw3)" -r 100mbit -t trk2 br0 ||
+	ktap_skip_all "cannot make the switches"
+rm -f $SOCK /tmp/rtcd-h1.log
+rtcd_start || ktap_skip_all "rtcd did not start"
+defer pkill -f "^rtcd .*-S $SOCK"
+on h2 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
+on h3 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
+
+# --- 50 Mbit/s (half the link) through 1 and 3 switches ---
+flow_check "1 switch: h1 -> h2 at 50 Mbit/s" h2 50mbit 8972
+ktap_result "1 switch: the connection is gone after the application closed it" \
+	"$(wait_conns 0 2; echo $?)"
+flow_check "3 switches: h1 -> h3 at 50 Mbit/s" h3 50mbit 8972
+flow_check "3 switches: h1 -> h3 at 5 Mbit/s in 1500-byte frames" h3 5mbit 1472
+ktap_result "3 switches: the connection is gone after the application closed it" \
+	"$(wait_conns 0 2; echo $?)"
+
+# --- more than the network can carry (rt-limit 60% of 100 Mbit/s) ---
+out=$(on h1 rttr-send -S $SOCK 10.0.0.3 5000 80mbit -t 1 2>&1)
+rc=$?
+ktap_info "$out"
+ktap_result "80 Mbit/s on a 60 Mbit/s path: the application gets a clear refusal" \
+	"$([ $rc != 0 ] && [[ "$out" == *bandwidth* ]] && all_conns 0; echo $?)"
+
+# --- the application dies: torn down everywhere within a second ---
+app_open 10.0.0.3
+wait_conns 1 5
+t0=$(date +%s%N)
+kill -9 $APP
+ms=$(gone_from_last "$t0")
+ktap_info "gone from the last switch at most $ms ms after the kill"
+ktap_result "application killed: its connection gone from every switch within 1 s" \
+	"$([ "$ms" -le 1000 ] && all_conns 0; echo $?)"
+
+# --- rtcd dies: the switches expire its connections; a new rtcd cleans up ---
+for s in $SW; do ctl $s set br0 lifetime 1s; done
+app_open 10.0.0.3
+wait_conns 1 5
+kill -9 $RTCD
+ktap_result "rtcd killed: the switches expire its connection" "$(wait_conns 0 4; echo $?)"
+kill $APP 2>/dev/null
+left=$(on h1 ip neigh show dev eth0 | grep -c 'ff:ff:ff:ff:..:..' )
+rtcd_start
+sleep 1
+now=$(on h1 ip neigh show dev eth0 | grep -c 'ff:ff:ff:ff:..:..')
+ktap_info "proxy neighbour entries: $left after the kill, $now after the restart (control entry included)"
+ktap_result "a new rtcd removes what the dead one left, keeps its control entry" \
+	"$([ "$now" = 1 ]; echo $?)"
+kill $RTCD; sleep 0.5
+while read -r l; do ktap_info "rtcd: $l"; done </tmp/rtcd-h1.log
+ktap_end
