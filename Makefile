@@ -17,7 +17,7 @@ KVER_RUNNING := $(shell uname -r)
 KDIR ?= $(or $(wildcard /lib/modules/$(KVER_RUNNING)/build),\
 	     /lib/modules/$(shell selftests/lib/kver 2>/dev/null)/build)
 
-SUBDIRS := lib rtcd rttr ctl selftests/tools selftests
+SUBDIRS := lib rtcd rttr ctl bench/rtperf selftests/tools selftests
 
 all: kmod userspace
 

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtperf send: datagrams at a constant rate or as a Poisson process, each
+ * with rtperf's header (wire.h), on a plain UDP socket or through a
+ * reservation (librttr).
+ */
+#include <arpa/inet.h>
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "rtperf.h"
+#include "rttr.h"
+#include "units.h"
+#include "wire.h"
+
+enum pattern { CBR, POISSON };
+
+struct sender {
+	/* options */
+	const char *daddr;
+	uint16_t dport;
+	uint64_t rate, size, count, seed;
+	double seconds;
+	enum pattern pattern;
+	uint32_t flow;
+	int reserve, json, prio, tos;
+	struct rttr_qos q;
+	/* state */
+	int fd;
+	struct sockaddr_in sin;
+	struct rttr *r;
+	unsigned char *buf;
+	uint64_t end;			/* CLOCK_MONOTONIC; 0: no time limit */
+	/* results */
+	uint64_t sent, first, last;	/* CLOCK_MONOTONIC of the sends */
+	uint64_t late_max, enobufs;
+	double late_sum;
+	int failed;			/* stopped by an error */
+};
+
+enum { OPT_PERIOD = 256 };
+
+static const struct option long_opts[] = {
+	{ "rate", required_argument, NULL, 'r' },
+	{ "size", required_argument, NULL, 's' },
+	{ "time", required_argument, NULL, 't' },
+	{ "count", required_argument, NULL, 'n' },
+	{ "pattern", required_argument, NULL, 'p' },
+	{ "seed", required_argument, NULL, 'e' },
+	{ "flow", required_argument, NULL, 'f' },
+	{ "prio", required_argument, NULL, 'P' },
+	{ "tos", required_argument, NULL, 'Q' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "reserve", no_argument, NULL, 'R' },
+	{ "reserve-rate", required_argument, NULL, 'B' },
+	{ "burst", required_argument, NULL, 'b' },
+	{ "max-pkt", required_argument, NULL, 'm' },
+	{ "period", required_argument, NULL, OPT_PERIOD },
+	{ "interface", required_argument, NULL, 'i' },
+	{ "socket", required_argument, NULL, 'S' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: rtperf send [-r RATE] [-s SIZE] [-t SECONDS] [-n COUNT] [-p cbr|poisson]\n"
+		"                   [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [-j]\n"
+		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--period PERIOD]\n"
+		"                       [-i IF] [-S SOCKET]] DADDR DPORT\n");
+	exit(2);
+}
+
+static long arg_int(const char *what, const char *s, long max)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (*end || !*s || v < 0 || v > max)
+		errx(2, "bad %s '%s': 0 to %ld", what, s, max);
+	return v;
+}
+
+static void parse(struct sender *s, int argc, char **argv)
+{
+	int opt, rtopt = 0;
+	uint64_t v;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "r:s:t:n:p:e:f:P:Q:jRB:b:m:i:S:h",
+				  long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			if (parse_rate(optarg, &s->rate) || !s->rate)
+				errx(2, "bad rate '%s': bit/s > 0 as tc writes it (\"5mbit\")",
+				     optarg);
+			break;
+		case 's':
+			if (parse_size(optarg, &s->size) || s->size < RTPERF_HDR_LEN ||
+			    s->size > 65507)
+				errx(2, "bad size '%s': UDP payload bytes, %d to 65507",
+				     optarg, RTPERF_HDR_LEN);
+			break;
+		case 't':
+			s->seconds = arg_seconds("time", optarg);
+			break;
+		case 'n':
+			s->count = arg_count("count", optarg);
+			break;
+		case 'p':
+			if (!strcmp(optarg, "cbr"))
+				s->pattern = CBR;
+			else if (!strcmp(optarg, "poisson"))
+				s->pattern = POISSON;
+			else
+				errx(2, "bad pattern '%s': cbr or poisson", optarg);
+			break;
+		case 'e':
+			/* erand48()'s state is 48 bits: larger seeds would alias */
+			s->seed = strtoull(optarg, &end, 0);
+			if (*end || !*optarg || *optarg == '-' || s->seed >> 48)
+				errx(2, "bad seed '%s': a whole number below 2^48", optarg);
+			break;
+		case 'f':
+			s->flow = (uint32_t)arg_int("flow", optarg, UINT32_MAX);
+			break;
+		case 'P':
+			s->prio = (int)arg_int("priority", optarg, INT32_MAX);
+			break;
+		case 'Q':
+			s->tos = (int)arg_int("TOS", optarg, 255);
+			break;
+		case 'j':
+			s->json = 1;
+			break;
+		case 'R':
+			s->reserve = 1;
+			break;
+		case 'B':
+			if (parse_rate(optarg, &s->q.rate) || !s->q.rate)
+				errx(2, "bad reserved rate '%s': bit/s > 0 (\"5mbit\")", optarg);
+			rtopt = 'B';
+			break;
+		case 'b':
+			if (parse_size(optarg, &s->q.burst) || !s->q.burst)
+				errx(2, "bad burst '%s': bytes > 0 (\"64k\")", optarg);
+			rtopt = 'b';
+			break;
+		case 'm':
+			if (parse_size(optarg, &v) || v < RTPERF_HDR_LEN + RTPERF_OVERHEAD ||
+			    v > UINT32_MAX)
+				errx(2, "bad max_pkt '%s': frame bytes, at least %d", optarg,
+				     RTPERF_HDR_LEN + RTPERF_OVERHEAD);
+			s->q.max_pkt = (uint32_t)v;
+			rtopt = 'm';
+			break;
+		case OPT_PERIOD:
+			s->q.period_ns = arg_time("period", optarg);
+			rtopt = 'T';
+			break;
+		case 'i':
+			s->q.ifname = optarg;
+			rtopt = 'i';
+			break;
+		case 'S':
+			s->q.ctl_path = optarg;
+			rtopt = 'S';
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 2)
+		usage();
+	s->daddr = argv[optind];
+	s->dport = arg_port(argv[optind + 1]);
+	if (rtopt && !s->reserve)
+		errx(2, "%s%c is an option of the reservation: add -R",
+		     rtopt == 'T' ? "--period" : "-", rtopt == 'T' ? ' ' : rtopt);
+	if (!s->count && !s->seconds)
+		s->seconds = 10;
+	if (!s->reserve && inet_pton(AF_INET, s->daddr, &s->sin.sin_addr) != 1)
+		errx(2, "bad address '%s': IPv4, dotted quad", s->daddr);
+	if (s->reserve) {
+		s->q.daddr = s->daddr;
+		s->q.dport = s->dport;
+		if (!s->q.rate)
+			s->q.rate = s->rate;
+		if (!s->q.max_pkt && s->size + RTPERF_OVERHEAD > RTTR_MAX_PKT_DEFAULT)
+			s->q.max_pkt = (uint32_t)(s->size + RTPERF_OVERHEAD);
+		if (s->q.max_pkt && s->size + RTPERF_OVERHEAD > s->q.max_pkt)
+			errx(2, "size %llu makes %llu-byte frames: more than max_pkt %u",
+			     (unsigned long long)s->size,
+			     (unsigned long long)(s->size + RTPERF_OVERHEAD), s->q.max_pkt);
+	}
+}
+
+/* Sleeps to T (CLOCK_MONOTONIC); returns early, nonzero, when told to stop. */
+static int sleep_to(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000ULL),
+			       .tv_nsec = (long)(t % 1000000000ULL) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		if (rtperf_stop)
+			return -1;
+	return 0;
+}
+
+static void stamp(struct sender *s)
+{
+	struct rtperf_hdr h = { .flow = s->flow, .seq = s->sent, .tx_ns = realtime_ns() };
+
+	rtperf_hdr_put(s->buf, &h);
+}
+
+/*
+ * One datagram through the reservation. The timestamp is taken right
+ * before the rttr_send() that goes out, not before the shaper's wait: the
+ * delay measured is the network's, not the bucket's. 1: sent, 0: stopped
+ * (the time is up), -1: failed.
+ */
+static int send_reserved(struct sender *s)
+{
+	for (;;) {
+		uint64_t tick;
+
+		stamp(s);
+		if (rttr_send(s->r, s->buf, s->size, MSG_DONTWAIT) >= 0)
+			return 1;
+		switch (errno) {
+		case EAGAIN:
+			tick = rttr_next_tick(s->r);
+			if (s->end && tick > s->end)
+				return 0;
+			if (tick > now_ns()) {
+				if (sleep_to(tick))
+					return 0;
+			} else {
+				/* tokens there: the socket's buffer is full */
+				struct pollfd p = { .fd = rttr_fd(s->r), .events = POLLOUT };
+
+				poll(&p, 1, 10);
+			}
+			break;
+		case EINTR:
+			if (rtperf_stop)
+				return 0;
+			break;
+		case ECONNREFUSED:	/* the receiver not listening yet */
+			break;
+		case ENOBUFS:
+			s->enobufs++;
+			usleep(100);
+			break;
+		case ECONNRESET:
+			warnx("the network tore the connection down: %s", rttr_error());
+			return -1;
+		default:
+			warnx("rttr_send: %s", rttr_error());
+			return -1;
+		}
+	}
+}
+
+/* One datagram on the plain socket: 1 sent, 0 stopped, -1 failed. */
+static int send_plain(struct sender *s)
+{
+	for (;;) {
+		stamp(s);
+		if (sendto(s->fd, s->buf, s->size, 0, (struct sockaddr *)&s->sin,
+			   sizeof(s->sin)) >= 0)
+			return 1;
+		switch (errno) {
+		case EINTR:
+			if (rtperf_stop)
+				return 0;
+			break;
+		case ENOBUFS:
+		case EAGAIN:
+			/* a full queue below: the datagram did not leave, try again */
+			s->enobufs++;
+			usleep(100);
+			break;
+		default:
+			warn("sendto %s:%u", s->daddr, s->dport);
+			return -1;
+		}
+	}
+}
+
+static void setup(struct sender *s)
+{
+	int fd;
+
+	s->buf = calloc(1, s->size);
+	if (!s->buf)
+		err(1, "calloc");
+	if (s->reserve) {
+		s->r = rttr_open(&s->q);
+		if (!s->r)
+			errx(1, "cannot reserve %llu bit/s to %s:%u: %s",
+			     (unsigned long long)s->q.rate, s->daddr, s->dport,
+			     rttr_error());
+		fd = rttr_fd(s->r);
+		fprintf(stderr, "rtperf: connection %s, proxy %s\n", rttr_id(s->r),
+			rttr_proxy(s->r));
+	} else {
+		s->sin.sin_family = AF_INET;
+		s->sin.sin_port = htons(s->dport);
+		s->fd = fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			err(1, "socket");
+	}
+	if (s->prio >= 0 &&
+	    setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &s->prio, sizeof(s->prio)))
+		err(1, "SO_PRIORITY %d", s->prio);
+	if (s->tos >= 0 && setsockopt(fd, IPPROTO_IP, IP_TOS, &s->tos, sizeof(s->tos)))
+		err(1, "IP_TOS %d", s->tos);
+}
+
+static void run(struct sender *s)
+{
+	/* CBR: the i-th datagram leaves at t0 + i x frame bits / rate, exactly */
+	const unsigned __int128 frame_bits_ns =
+		(unsigned __int128)(s->size + RTPERF_OVERHEAD) * 8 * 1000000000ULL;
+	const double mean_gap = (double)frame_bits_ns / (double)s->rate;
+	unsigned short xsubi[3] = { (unsigned short)s->seed,
+				    (unsigned short)(s->seed >> 16),
+				    (unsigned short)(s->seed >> 32) };
+	uint64_t t0 = now_ns(), deadline = t0;
+	long double offset = 0;
+
+	if (s->seconds)
+		s->end = t0 + (uint64_t)(s->seconds * 1e9);
+	while (!rtperf_stop && (!s->count || s->sent < s->count)) {
+		uint64_t now;
+		int ok;
+
+		if (s->end && deadline >= s->end)
+			break;
+		if (sleep_to(deadline))
+			break;
+		/* behind schedule, the next ones follow at once: the rate holds */
+		now = now_ns();
+		s->late_sum += (double)(now - deadline);
+		if (now - deadline > s->late_max)
+			s->late_max = now - deadline;
+		ok = s->r ? send_reserved(s) : send_plain(s);
+		if (ok <= 0) {
+			s->failed = ok < 0;
+			break;
+		}
+		s->last = now_ns();
+		if (!s->sent++)
+			s->first = s->last;
+		if (s->pattern == CBR) {
+			deadline = t0 + (uint64_t)(frame_bits_ns * s->sent / s->rate);
+		} else {
+			/* exponential gaps of mean frame bits / rate; 1 - u in (0, 1] */
+			offset += -logl(1.0L - erand48(xsubi)) * mean_gap;
+			deadline = t0 + (uint64_t)offset;
+		}
+	}
+}
+
+static void report(const struct sender *s)
+{
+	double dt = s->sent > 1 ? (s->last - s->first) / 1e9 : 0;
+	/* over first to last send: n - 1 gaps carry n - 1 datagrams */
+	double pay = dt > 0 ? (s->sent - 1) * s->size * 8 / dt : 0;
+	double frm = dt > 0 ? (s->sent - 1) * (s->size + RTPERF_OVERHEAD) * 8 / dt : 0;
+	double late_mean = s->sent ? s->late_sum / s->sent : 0;
+	const char *pat = s->pattern == CBR ? "cbr" : "poisson";
+
+	if (s->json) {
+		json_t *o = json_pack("{s:s, s:s, s:i, s:I, s:s, s:I, s:I, s:I, s:I, s:f,"
+				      " s:I, s:I, s:{s:I, s:I}, s:I}",
+				      "role", "send", "daddr", s->daddr, "dport", s->dport,
+				      "flow", (json_int_t)s->flow, "pattern", pat,
+				      "seed", (json_int_t)s->seed,
+				      "size", (json_int_t)s->size,
+				      "rate_bps", (json_int_t)s->rate,
+				      "sent", (json_int_t)s->sent, "seconds", dt,
+				      "payload_bps", (json_int_t)llround(pay),
+				      "frame_bps", (json_int_t)llround(frm),
+				      "late_ns", "mean", (json_int_t)llround(late_mean),
+				      "max", (json_int_t)s->late_max,
+				      "enobufs", (json_int_t)s->enobufs);
+
+		if (!o)
+			errx(1, "out of memory");
+		if (s->r)
+			json_object_set_new(o, "reservation",
+				json_pack("{s:s, s:s, s:I, s:I, s:I}",
+					  "id", rttr_id(s->r), "proxy", rttr_proxy(s->r),
+					  "rate_bps", (json_int_t)s->q.rate,
+					  "burst", (json_int_t)s->q.burst,
+					  "max_pkt", (json_int_t)s->q.max_pkt));
+		else
+			json_object_set_new(o, "reservation", json_null());
+		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
+		putchar('\n');
+		json_decref(o);
+	} else {
+		char pb[32], fb[32], rb[32], lm[32], lx[32], res[64] = "";
+
+		format_rate((uint64_t)pay, pb, sizeof(pb));
+		format_rate((uint64_t)frm, fb, sizeof(fb));
+		format_rate(s->rate, rb, sizeof(rb));
+		format_ns(late_mean, lm, sizeof(lm));
+		format_ns((double)s->late_max, lx, sizeof(lx));
+		if (s->r) {
+			char qb[32];
+
+			format_rate(s->q.rate, qb, sizeof(qb));
+			snprintf(res, sizeof(res), ", reserved %s/s as %s", qb, rttr_id(s->r));
+		}
+		printf("sent %llu datagrams of %llu bytes, flow %u, %s at %s/s%s\n"
+		       "  in %.3f s: payload %s/s, frames %s/s; late by %s mean, %s max",
+		       (unsigned long long)s->sent, (unsigned long long)s->size,
+		       s->flow, pat, rb, res, dt, pb, fb, lm, lx);
+		if (s->pattern == POISSON)
+			printf("; seed %llu", (unsigned long long)s->seed);
+		printf("\n");
+	}
+}
+
+int rtperf_send(int argc, char **argv)
+{
+	struct sender s = { .rate = 1000000, .size = 1472, .prio = -1, .tos = -1,
+			    .fd = -1 };
+	struct timespec ts;
+
+	/* a different run each time, unless -e: the seed is in the report */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	s.seed = ((uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 16 ^
+		  (uint64_t)ts.tv_sec << 24) & 0xffffffffffffULL;
+	parse(&s, argc, argv);
+	/* the default 50 us of timer slack would be 50 us of pacing jitter */
+	prctl(PR_SET_TIMERSLACK, 1UL);
+	setup(&s);
+	on_stop_signals();
+	run(&s);
+	report(&s);
+	rttr_close(s.r);
+	if (s.fd >= 0)
+		close(s.fd);
+	free(s.buf);
+	return s.failed;
+}
