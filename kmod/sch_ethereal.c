@@ -22,11 +22,15 @@
  *   Cycles that pass unserved (the machine stalled past a cycle's end) are
  *   credited to connections that waited through them, so that a stall does
  *   not cost them their reservation; they count as overruns.
- * paced: each frame gets a departure time at enqueue, its connection's
- *   virtual clock (start = max(arrival, previous finish)); backlogged
- *   connections wait in a timing wheel keyed by their head's time, so a
- *   frame costs O(1) whatever the number of connections. Best effort fills
- *   every gap.
+ * paced: each frame gets a departure time at enqueue from its connection's
+ *   virtual clock, a GCRA shaper at the reserved rate with the reserved
+ *   burst as tolerance: traffic within (burst, rate) leaves at once, only
+ *   the excess is spread at the rate. Without the tolerance, a sender
+ *   whose frames arrive with any jitter builds a backlog that never
+ *   drains (a late frame's slot is lost, an early one waits), up to the
+ *   queue's two bursts of added delay. Backlogged connections wait in a
+ *   timing wheel keyed by their head's time, so a frame costs O(1)
+ *   whatever the number of connections. Best effort fills every gap.
  *
  * Admission: real time may reserve rt-limit percent of the rate.
  * Locking: the data path runs under the qdisc's root lock; configuration
@@ -66,7 +70,8 @@ struct ethereal_class {
 	u32 backlog;			/* bytes queued */
 	struct qdisc_skb_head q;
 	/* paced */
-	u64 vtime;			/* finish time of the last frame stamped */
+	u64 vtime;			/* theoretical arrival time of the next frame */
+	u64 tau;			/* ns: the burst's tolerance */
 	struct ethereal_wheel_item item;
 	/* cyclic */
 	struct list_head alist;		/* in visit or wait */
@@ -258,12 +263,15 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	now = ktime_get_ns();
 	if (q->mode == ETHEREAL_MODE_PACED) {
-		u64 start = max(now, cl->vtime);
+		u64 tx = ethereal_tx_ns(len, cl->rate);
+		u64 tat = max(now, cl->vtime);
+		u64 tau = cl->tau > tx ? cl->tau - tx : 0;
+		u64 start = tat > now + tau ? tat - tau : now;
 
 		if (start > now)
 			cl->qstats.overlimits++;
 		ethereal_cb(skb)->time = start;
-		cl->vtime = start + ethereal_tx_ns(len, cl->rate);
+		cl->vtime = tat + tx;
 	}
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->backlog += len;
@@ -444,6 +452,7 @@ static struct ethereal_class *ethereal_class_new(struct ethereal_sched *q,
 	cl->in_id = conn->in_id;
 	cl->rate = conn->rate;
 	cl->burst = conn->burst;
+	cl->tau = ethereal_tx_ns(conn->burst, conn->rate);
 	cl->limit = min_t(u64, 2ULL * conn->burst, U32_MAX);
 	ethereal_qhead_init(&cl->q);
 	ethereal_wheel_item_init(&cl->item);

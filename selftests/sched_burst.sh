@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Paced mode shapes a connection to its reservation (burst, rate), not to
+# its rate alone: a burst within the reserved burst leaves the switch at
+# once, only what exceeds it is held back to the rate. Counted by the
+# connection's class on the output port: overlimits are frames held back.
+# Frames sent back to back from h1, so that they arrive faster than the
+# 5 Mbit/s rate however slow the machine.
+# timeout=120
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/sched.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+
+SIZE=1472			# 1514-byte frames
+BURST=$((12 * 1514))		# 12 frames
+
+# class_stat packets|overlimits: the connection's class on the output port
+# (tc 6.1 prints classes as text only, -j or not)
+class_stat() {
+	on sw1 tc -s class show dev swp2 | awk -v what="$1" '
+		/^class ethereal/ { c = 1; next }
+		/^class/ { c = 0 }
+		c && /Sent/ { for (i = 1; i < NF; i++) {
+			if ($(i + 1) == "pkt") p += $i
+			if ($i == "overlimits") o += $(i + 1) } }
+		END { print what == "packets" ? p + 0 : o + 0 }'
+}
+
+# burst N: N frames back to back; _held: frames held back so far, _sent:
+# frames the class sent so far
+burst() {
+	on h1 udpprobe send "$(proxy_ip 03:09)" 5000 "$1" $SIZE >/dev/null
+	sleep 1			# well over burst / rate: the bucket refills
+	_held=$(class_stat overlimits)
+	_sent=$(class_stat packets)
+	ktap_info "$1 frames: $_sent sent by the class, $_held held back, in total"
+}
+
+ktap_begin 3
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+TOPO_OFFLOAD=off topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
+ctl sw1 attach br0 || ktap_skip_all "cannot attach"
+ports_qdisc sw1 10mbit mode paced
+ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
+	daddr "$(host_ip h2)" swap rate 5mbit burst $BURST
+host_proxy h1 03:09
+
+burst 10
+ktap_result "10 frames within a 12-frame burst: none held back" "$([ "$_held" = 0 ]; echo $?)"
+burst 20
+ktap_result "20 frames: those over the burst held back to the rate" \
+	"$([ "$_held" -ge 1 ] && [ "$_held" -le 10 ]; echo $?)"
+ktap_result "every frame sent on (the queue holds two bursts)" "$([ "$_sent" = 30 ]; echo $?)"
+ktap_end
