@@ -5,7 +5,10 @@
 #   make            build ethereal.ko (against KDIR) and all userspace
 #   make check      all tests: native unit tests, then the VM tests
 #                   (T=name runs one test)
-#   make demo       the demonstration, in the VM
+#   make demo       the demonstration, in the VM (bench/demo, about a minute)
+#   make bench      every benchmark scenario (bench/NAME, results in
+#                   bench/results/NAME), then Documentation/performance.md
+#                   (SCENARIOS="fig4 setup" runs some)
 #   make lint       checkpatch --strict on the module
 #   make install    install binaries, libraries, man pages and the tc plugin
 #
@@ -52,6 +55,21 @@ endif
 demo: deps
 	@bench/demo
 
+# Scenarios not in the tree yet are skipped; one that fails does not stop
+# the others, but fails the target once the summary is written.
+SCENARIOS ?= fig4 fig5 fig6 fig7 nto1 alloc setup scale isolation table1
+
+bench: deps
+	@$(MAKE) -s all
+	@failed=; for s in $(SCENARIOS); do \
+		if [ ! -x bench/$$s ]; then echo "== bench/$$s: not in this tree, skipped"; continue; fi; \
+		echo "== bench/$$s"; t0=$$(date +%s); \
+		bench/$$s || failed="$$failed $$s"; \
+		echo "== bench/$$s: $$(($$(date +%s) - t0)) s"; \
+	done; \
+	SCENARIOS="$(SCENARIOS)" bench/summary; \
+	if [ -n "$$failed" ]; then echo "== failed:$$failed"; exit 1; fi
+
 # CAMELCASE: the kernel's own names (struct Qdisc, Qdisc_ops), as in every
 # net/sched/sch_*.c.
 lint: deps
@@ -67,4 +85,4 @@ clean:
 	-$(MAKE) -C kmod clean KDIR=$(KDIR)
 	@for d in $(SUBDIRS) selftests/unit; do $(MAKE) -C $$d clean; done
 
-.PHONY: all kmod userspace deps unit check demo lint install clean
+.PHONY: all kmod userspace deps unit check demo bench lint install clean
