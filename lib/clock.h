@@ -4,6 +4,7 @@
 #define ETHEREAL_CLOCK_H
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -23,6 +24,27 @@ static inline void sleep_until(uint64_t t)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
+}
+
+/*
+ * poll()'s timeout for a receiver that stops at END or IDLE ns after its
+ * last datagram (LAST; 0 for none of either): in *MS, -1 without a limit;
+ * false once the earlier of the two has passed.
+ */
+static inline bool recv_timeout(uint64_t now, uint64_t end, uint64_t last,
+				uint64_t idle, int *ms)
+{
+	uint64_t until = end;
+
+	if (idle && last && (!until || last + idle < until))
+		until = last + idle;
+	*ms = -1;
+	if (!until)
+		return true;
+	if (now >= until)
+		return false;
+	*ms = (int)((until - now + 999999) / 1000000);
+	return true;
 }
 
 #endif

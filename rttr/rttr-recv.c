@@ -105,17 +105,11 @@ int main(int argc, char **argv)
 		end_t = start + (uint64_t)(seconds * 1e9);
 	while (!stop && (!count || n < count)) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t now = now_ns(), until = end_t;
-		int timeout = -1;
+		int timeout;
 		ssize_t len;
 
-		if (idle && n && (!until || last + (uint64_t)(idle * 1e9) < until))
-			until = last + (uint64_t)(idle * 1e9);
-		if (until) {
-			if (now >= until)
-				break;
-			timeout = (int)((until - now + 999999) / 1000000);
-		}
+		if (!recv_timeout(now_ns(), end_t, last, (uint64_t)(idle * 1e9), &timeout))
+			break;
 		if (poll(&p, 1, timeout) <= 0)
 			continue;
 		len = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);

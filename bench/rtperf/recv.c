@@ -230,16 +230,10 @@ static void listen_loop(struct receiver *rc)
 		end = start + (uint64_t)(rc->seconds * 1e9);
 	while (!rtperf_stop) {
 		struct pollfd p = { .fd = rc->fd, .events = POLLIN };
-		uint64_t now = now_ns(), until = end;
-		int timeout = -1;
+		int timeout;
 
-		if (rc->idle && last && (!until || last + (uint64_t)(rc->idle * 1e9) < until))
-			until = last + (uint64_t)(rc->idle * 1e9);
-		if (until) {
-			if (now >= until)
-				break;
-			timeout = (int)((until - now + 999999) / 1000000);
-		}
+		if (!recv_timeout(now_ns(), end, last, (uint64_t)(rc->idle * 1e9), &timeout))
+			break;
 		if (poll(&p, 1, timeout) <= 0)
 			continue;
 		if (drain(rc, &last))
