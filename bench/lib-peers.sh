@@ -68,21 +68,19 @@ lp_prio3() {
 #                       rtperf to the proxy IP); lp_proxy HOST waits for it
 #                       and prints the proxy IP
 #   lp_recv NAME HOST PORT
-#                       an rtperf receiver; its report in $BENCH_TMP/NAME.rx
-#                       (rtperf_rx)
+#                       an rtperf receiver (rtperf_recv_start); its report
+#                       in $BENCH_TMP/NAME.rx (lp_results)
 #   lp_send NAME HOST DADDR DPORT [OPTIONS...]
 #   lp_send_rt NAME CONFIG HOST DADDR DPORT [OPTIONS...]
 #                       an rtperf sender (report in $BENCH_TMP/NAME.tx,
-#                       rtperf_tx); _rt: through HOST's rtcd under EtheReal
+#                       lp_results); _rt: through HOST's rtcd under EtheReal
 #                       (rtperf -R), a plain flow under the peers
 #   lp_go               waits for the receivers to listen, releases every
 #                       sender at once (they wait on a shared lock), waits
-#                       for them, stops the receivers 1 s after their last
-#                       datagram (at most 4 s after the senders), and gives
-#                       the reservations held back
+#                       for them, reaps the receivers (rtperf_reap), and
+#                       gives the reservations held back
 _lp_holders=()
 _lp_jobs=()
-_lp_rx=()
 _lp_names=()
 declare -A _lp_cmd _lp_nice
 lp_open() {
@@ -105,14 +103,7 @@ lp_proxy() {
 	echo "lp_proxy: no reservation for $1: $(cat "$f" 2>/dev/null)" >&2
 	return 1
 }
-lp_recv() {
-	local f=$BENCH_TMP/$1
-	rm -f "$f.rx" "$f.rxerr" "$f.rxpid"
-	on "$2" sh -c 'echo $$ >"$0"; exec rtperf recv -j -w 1 "$1"' "$f.rxpid" "$3" \
-		>"$f.rx" 2>"$f.rxerr" &
-	_lp_jobs+=($!)
-	_lp_rx+=("$1")
-}
+lp_recv() { rtperf_recv_start "$1" "$2" "$3"; }
 lp_send() { _lp_names+=("$1"); _lp_cmd[$1]="${*:2}"; }
 lp_send_rt() {
 	if bench_is_ethereal "$2"; then
@@ -123,10 +114,8 @@ lp_send_rt() {
 	_lp_nice[$1]=1	# at BENCH_RT_NICE, as rtperf_send_rt's
 }
 lp_go() {
-	local n h d p fd i pid rc=0 lock=$BENCH_TMP/go.lock pids=()
-	for n in "${_lp_rx[@]}"; do
-		for i in $(seq 300); do grep -q listening "$BENCH_TMP/$n.rxerr" 2>/dev/null && break; sleep 0.05; done
-	done
+	local n h d p fd i rc=0 lock=$BENCH_TMP/go.lock pids=()
+	rtperf_listening "${_rtperf_receivers[@]}"
 	exec {fd}>"$lock"
 	flock -x "$fd"
 	for n in "${_lp_names[@]}"; do
@@ -142,7 +131,7 @@ lp_go() {
 		pids+=($!)
 	done
 	for n in "${_lp_names[@]}"; do
-		for i in $(seq 300); do [ -e "$BENCH_TMP/$n.ready" ] && break; sleep 0.05; done
+		for ((i = 0; i < 300; i++)); do [ -e "$BENCH_TMP/$n.ready" ] && break; sleep 0.05; done
 	done
 	sleep 0.5	# from the marker to flock
 	flock -u "$fd"
@@ -153,28 +142,22 @@ lp_go() {
 			echo "lp_go: sender ${_lp_names[$i]} failed: $(head -n 3 "$BENCH_TMP/${_lp_names[$i]}.txerr")" >&2
 		}
 	done
-	for n in "${_lp_rx[@]}"; do
-		pid=$(cat "$BENCH_TMP/$n.rxpid" 2>/dev/null)
-		for i in $(seq 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-		kill "$pid" 2>/dev/null	# SIGTERM: it reports what it got
-	done
+	rtperf_reap || rc=1
 	lp_close_all
 	lp_reap
 	return $rc
 }
 # lp_abort: a point given up before lp_go: its receivers and reservations go
 lp_abort() {
-	local n
-	for n in "${_lp_rx[@]}"; do kill "$(cat "$BENCH_TMP/$n.rxpid" 2>/dev/null)" 2>/dev/null; done
+	rtperf_reap 0
 	lp_close_all
 	lp_reap
 }
-# lp_reap: wait for the jobs of receivers and holders (never a bare wait:
-# the rtcds are jobs too)
+# lp_reap: wait for the holders' jobs (never a bare wait: the rtcds are
+# jobs too)
 lp_reap() {
 	[ ${#_lp_jobs[@]} -eq 0 ] || wait "${_lp_jobs[@]}" 2>/dev/null
 	_lp_jobs=()
-	_lp_rx=()
 	_lp_names=()
 	_lp_cmd=()
 	_lp_nice=()
@@ -186,7 +169,8 @@ lp_close_all() {
 	for h in "${_lp_holders[@]}"; do
 		pid=$(cat "$BENCH_TMP/open-$h.pid" 2>/dev/null) || continue
 		kill "$pid" 2>/dev/null
-		for i in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		# a job that ended stays a zombie until reaped: not kill -0
+		for ((i = 0; i < 30; i++)); do _bench_alive "$pid" || break; sleep 0.1; done
 	done
 	_lp_holders=()
 }

@@ -308,11 +308,12 @@ _bench_prefix=()
 _rtperf_receivers=()
 
 # rtperf_recv NAME HOST PORT [RECV_OPTIONS...]: an rtperf receiver on HOST,
-# its JSON report to $BENCH_TMP/NAME.rx (rtperf_rx); waits until it listens.
+# its JSON report to $BENCH_TMP/NAME.rx (rtperf_result); waits until it listens.
 # It stops 1 s (BENCH_IDLE) after the last datagram, or is stopped by
-# rtperf_wait, which then collects its report.
-rtperf_recv() {
-	local name=$1 h=$2 port=$3 i f=$BENCH_TMP/$1
+# rtperf_wait, which then collects its report. rtperf_recv_start: the same
+# without waiting (rtperf_listening waits for all at once).
+rtperf_recv_start() {
+	local name=$1 h=$2 port=$3 f=$BENCH_TMP/$1
 	shift 3
 	rm -f "$f.rx" "$f.rxerr"
 	# not through on(): a function in the background is a subshell, and
@@ -320,14 +321,23 @@ rtperf_recv() {
 	ip netns exec "$(ns_of "$h")" rtperf recv -j -w "${BENCH_IDLE:-1}" "$@" "$port" \
 		>"$f.rx" 2>"$f.rxerr" &
 	_rtperf_pid[$name.rx]=$!
-	_bench_wait_for "$f.rxerr" listening 10 ||
-		{ echo "rtperf_recv: $name on $h:"; cat "$f.rxerr"; } >&2
 	_rtperf_receivers+=("$name")
+}
+rtperf_listening() {
+	local n
+	for n in "$@"; do
+		_bench_wait_for "$BENCH_TMP/$n.rxerr" listening 10 ||
+			{ echo "rtperf_recv: $n:"; cat "$BENCH_TMP/$n.rxerr"; } >&2
+	done
+}
+rtperf_recv() {
+	rtperf_recv_start "$@"
+	rtperf_listening "$1"
 }
 
 # rtperf_send NAME HOST DADDR DPORT [SEND_OPTIONS...]: an rtperf sender on
 # HOST in the background (-r RATE -s SIZE -t SECONDS -p cbr|poisson -f FLOW
-# ...: see rtperf(1)), its JSON report to $BENCH_TMP/NAME.tx (rtperf_tx)
+# ...: see rtperf(1)), its JSON report to $BENCH_TMP/NAME.tx (rtperf_result)
 rtperf_send() {
 	local name=$1 h=$2 daddr=$3 dport=$4 f=$BENCH_TMP/$1
 	shift 4
@@ -353,20 +363,28 @@ rtperf_send_rt() {
 	_bench_prefix=()
 }
 
-# rtperf_wait: waits for every sender, then for every receiver at most
-# BENCH_IDLE + 3 s more (SIGTERM then: a receiver that got nothing reports
-# too); says on stderr what failed
+# rtperf_wait: waits for every sender, then rtperf_reap; says on stderr what
+# failed
 rtperf_wait() {
-	local n pid i rc=0
+	local n rc=0
 	for n in "${_rtperf_senders[@]}"; do
 		wait "${_rtperf_pid[$n.tx]}" || {
 			rc=1
 			echo "rtperf_wait: sender $n failed: $(head -n 3 "$BENCH_TMP/$n.txerr")" >&2
 		}
 	done
+	_rtperf_senders=()
+	rtperf_reap || rc=1
+	return $rc
+}
+
+# rtperf_reap [SECONDS]: every receiver gets SECONDS (BENCH_IDLE + 3) to end
+# on its own, then SIGTERM (a receiver that got nothing reports too)
+rtperf_reap() {
+	local n pid i rc=0
 	for n in "${_rtperf_receivers[@]}"; do
 		pid=${_rtperf_pid[$n.rx]}
-		for i in $(seq $(((${BENCH_IDLE:-1} + 3) * 20))); do
+		for ((i = 0; i < ${1:-$((${BENCH_IDLE:-1} + 3))} * 20; i++)); do
 			_bench_alive "$pid" || break
 			sleep 0.05
 		done
@@ -374,20 +392,9 @@ rtperf_wait() {
 		wait "$pid"
 		[ -s "$BENCH_TMP/$n.rx" ] || { rc=1; echo "rtperf_wait: receiver $n reported nothing" >&2; }
 	done
-	_rtperf_senders=()
 	_rtperf_receivers=()
 	return $rc
 }
-
-# rtperf_rx NAME [FLOW]: the receiver's report on FLOW (default 0), JSON
-# (see rtperf(1)), or null if it saw none of it
-rtperf_rx() {
-	jq -c --argjson f "${2:-0}" '[.flows[] | select(.flow == $f)][0]' "$BENCH_TMP/$1.rx" 2>/dev/null ||
-		echo null
-}
-
-# rtperf_tx NAME: the sender's report, JSON, or null
-rtperf_tx() { jq -c . "$BENCH_TMP/$1.tx" 2>/dev/null | grep . || echo null; }
 
 # rtperf_result RX FLOW TX...: what every scenario reports of a flow, from
 # receiver RX's flow FLOW and its senders TX... (several when they share a

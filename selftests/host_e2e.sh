@@ -21,9 +21,6 @@
 . "$(dirname "$0")/lib/sched.sh"
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-export PATH="$TOP/rtcd:$TOP/rttr:$PATH"
-export LD_LIBRARY_PATH="$TOP/rttr"
-export TC_LIB_DIR="$TOP/ctl"
 SOCK=/tmp/rtcd-h1.sock
 SW="sw1 sw2 sw3"
 

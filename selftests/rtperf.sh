@@ -13,8 +13,6 @@
 . "$(dirname "$0")/lib/ethereal.sh"
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-export PATH="$TOP/bench/rtperf:$TOP/rtcd:$PATH"
-export TC_LIB_DIR="$TOP/ctl"
 SOCK=/tmp/rtcd-rtperf.sock
 D=$(mktemp -d)
 defer rm -rf "$D"

@@ -14,7 +14,6 @@
 . "$(dirname "$0")/lib/sched.sh"
 
 CFG="$(dirname "$0")/../tc-configs"
-export TC_LIB_DIR="$(dirname "$0")/../ctl"
 SW="sw1 sw2 sw3"
 
 # sig NODE ARGS...: the test client on NODE
