@@ -24,8 +24,9 @@
  *   not cost them their reservation; they count as overruns.
  * paced: each frame gets a departure time at enqueue from its connection's
  *   virtual clock, a GCRA shaper at the reserved rate with the reserved
- *   burst as tolerance: traffic within (burst, rate) leaves at once, only
- *   the excess is spread at the rate. Without the tolerance, a sender
+ *   burst as tolerance, at most a cycle (never burstier than cyclic):
+ *   traffic within (burst, rate) leaves at once, only the excess is spread
+ *   at the rate. Without the tolerance, a sender
  *   whose frames arrive with any jitter builds a backlog that never
  *   drains (a late frame's slot is lost, an early one waits), up to the
  *   queue's two bursts of added delay. Backlogged connections wait in a
@@ -265,7 +266,9 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	if (q->mode == ETHEREAL_MODE_PACED) {
 		u64 tx = ethereal_tx_ns(len, cl->rate);
 		u64 tat = max(now, cl->vtime);
-		u64 tau = cl->tau > tx ? cl->tau - tx : 0;
+		/* never more at once than cyclic mode would send in a cycle */
+		u64 tol = min(cl->tau, q->cycle);
+		u64 tau = tol > tx ? tol - tx : 0;
 		u64 start = tat > now + tau ? tat - tau : now;
 
 		if (start > now)

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Paced mode shapes a connection to its reservation (burst, rate), not to
 # its rate alone: a burst within the reserved burst leaves the switch at
-# once, only what exceeds it is held back to the rate. Counted by the
-# connection's class on the output port: overlimits are frames held back.
-# Frames sent back to back from h1, so that they arrive faster than the
-# 5 Mbit/s rate however slow the machine.
+# once, only what exceeds it is held back to the rate; and never more at
+# once than cyclic mode would send in a cycle (rate x cycle). Counted by
+# the connection's class on the output port: overlimits are frames held
+# back. Frames sent back to back from h1, so that they arrive faster than
+# the 5 Mbit/s rate however slow the machine.
 # timeout=120
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -38,11 +39,12 @@ burst() {
 	ktap_info "$1 frames: $_sent sent by the class, $_held held back, in total"
 }
 
-ktap_begin 3
+ktap_begin 4
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 TOPO_OFFLOAD=off topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
-ports_qdisc sw1 10mbit mode paced
+# a 50 ms cycle: 31250 bytes at 5 Mbit/s, over the burst
+ports_qdisc sw1 10mbit mode paced cycle 50ms
 ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
 	daddr "$(host_ip h2)" swap rate 5mbit burst $BURST
 host_proxy h1 03:09
@@ -53,4 +55,10 @@ burst 20
 ktap_result "20 frames: those over the burst held back to the rate" \
 	"$([ "$_held" -ge 1 ] && [ "$_held" -le 10 ]; echo $?)"
 ktap_result "every frame sent on (the queue holds two bursts)" "$([ "$_sent" = 30 ]; echo $?)"
+# a 10 ms cycle: 6250 bytes at 5 Mbit/s, four frames
+on sw1 tc qdisc change dev swp2 root ethereal cycle 10ms
+before=$_held
+burst 10
+ktap_result "10 frames with a 10 ms cycle: those over a cycle's worth held back" \
+	"$([ $((_held - before)) -ge 1 ] && [ $((_held - before)) -le 8 ] && [ "$_sent" = 40 ]; echo $?)"
 ktap_end
