@@ -2,27 +2,39 @@
 #
 # EtheReal for Linux
 #
-#   make            build ethereal.ko (against KDIR) and all userspace
-#   make check      all tests: native unit tests, then the VM tests
-#                   (T=name runs one test)
-#   make demo       the demonstration, in the VM (bench/demo, about a minute)
-#   make bench      every benchmark scenario (bench/NAME, results in
-#                   bench/results/NAME), then Documentation/performance.md
-#                   (SCENARIOS="fig4 setup" runs some)
-#   make lint       checkpatch --strict on the module
-#   make install    install binaries, libraries, man pages and the tc plugin
+#   make                 ethereal.ko (against KVER) and all userspace; runs
+#                        scripts/install-deps first, as every target does
+#   make check           all tests: build against every supported kernel,
+#                        native unit tests, then the VM suite on the oldest
+#                        supported kernel and on PREEMPT_RT (T=name: one test;
+#                        KVER=V: the suite on V only)
+#   make check-kernels   the VM suite on each supported kernel, and a table
+#   make demo            the demonstration, in the VM (bench/demo)
+#   make bench           every benchmark scenario (bench/NAME, results in
+#                        bench/results/NAME), then Documentation/performance.md
+#                        (SCENARIOS="fig4 setup" runs some)
+#   make lint            checkpatch --strict on the module
+#   make install         binaries, libraries, man pages, the tc plugin, and
+#                        ethereal.ko into /lib/modules/KVER/updates (depmod),
+#                        its source for DKMS into /usr/src
+#   make install-dkms    DKMS builds and installs it for every kernel
+#   make uninstall       removes all of that
 #
-# KDIR defaults to the running kernel's build directory; where the running
-# kernel has none (a kernel without modules, as on our CI machines), to the
-# test kernel's (selftests/lib/kver).
+# KVER is the kernel to build for: the running kernel when its headers are
+# installed, else the default test kernel (selftests/lib/kver: the oldest
+# supported kernel installed). KDIR, its build directory, may be set instead.
+# The module is built in build/kmod/KERNELRELEASE.
 
 KVER_RUNNING := $(shell uname -r)
-KDIR ?= $(or $(wildcard /lib/modules/$(KVER_RUNNING)/build),\
-	     /lib/modules/$(shell selftests/lib/kver 2>/dev/null)/build)
+KVER ?= $(if $(wildcard /lib/modules/$(KVER_RUNNING)/build/Makefile),$(KVER_RUNNING),$(shell selftests/lib/kver 2>/dev/null))
+KDIR ?= /lib/modules/$(KVER)/build
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null | sed 's/^v//' || echo 0)
+DKMS_SRC = $(DESTDIR)/usr/src/ethereal-$(VERSION)
 
 SUBDIRS := lib rtcd rttr ctl bench/rtperf selftests/tools selftests
 
-all: kmod userspace
+all: deps
+	@$(MAKE) -s kmod userspace
 
 kmod:
 	$(MAKE) -C kmod KDIR=$(KDIR)
@@ -33,24 +45,17 @@ userspace:
 deps:
 	@scripts/install-deps
 
-# T=name: a native unit test (selftests/unit/name.c) or a VM test.
-T_UNIT := $(if $(T),$(if $(wildcard selftests/unit/$(T).c),$(T)),all)
-T_VM := $(if $(T),$(if $(wildcard selftests/unit/$(T).c),,$(T)),all)
-
 unit: deps userspace
 	$(MAKE) -C selftests/unit run T=$(T)
 
-check: deps
-	@echo "== build (KDIR=$(KDIR))"
-	@$(MAKE) -s all
-ifneq ($(T_UNIT),)
-	@echo "== native unit tests"
-	@$(MAKE) -s -C selftests/unit run $(if $(T),T=$(T))
-endif
-ifneq ($(T_VM),)
-	@echo "== VM tests"
-	@selftests/vm-run --no-build -- selftests/run $(if $(T),$(T))
-endif
+# KVER given (command line or environment): the suite on that kernel only.
+KVER_GIVEN := $(filter command line environment,$(origin KVER))
+
+check:
+	@selftests/check $(if $(KVER_GIVEN),--kernel $(KVER)) $(T)
+
+check-kernels:
+	@selftests/check --all-kernels $(T)
 
 demo: deps
 	@bench/demo
@@ -71,18 +76,48 @@ bench: deps
 	if [ -n "$$failed" ]; then echo "== failed:$$failed"; exit 1; fi
 
 # CAMELCASE: the kernel's own names (struct Qdisc, Qdisc_ops), as in every
-# net/sched/sch_*.c.
+# net/sched/sch_*.c. compat.h is the one place that compares kernel
+# versions, which checkpatch flags (LINUX_VERSION_CODE, and the macro's
+# upper case as a constant on the left, CONSTANT_COMPARISON): allowed there.
+CHECKPATCH := build/ksrc/scripts/checkpatch.pl --strict --no-tree --terse \
+	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,CAMELCASE
 lint: deps
-	build/ksrc/scripts/checkpatch.pl --strict --no-tree --terse \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,CAMELCASE \
-		-f $(filter-out %.mod.c,$(wildcard kmod/*.c)) kmod/*.h \
-		kmod/include/uapi/linux/*.h
+	$(CHECKPATCH) -f $(filter-out %.mod.c,$(wildcard kmod/*.c)) \
+		$(filter-out kmod/compat.h,$(wildcard kmod/*.h)) kmod/include/uapi/linux/*.h
+	$(CHECKPATCH),LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kmod/compat.h
 
-install: all
+install: all install-module
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit 1; done
 
+# The module built for KVER, where modprobe looks first (updates/), and its
+# source with dkms.conf for DKMS. No build here: the test VM installs what
+# the host built, from a read-only tree.
+install-module:
+	@test -f build/kmod/$(KVER)/ethereal.ko || { echo "install: build/kmod/$(KVER)/ethereal.ko not built (run make)" >&2; exit 1; }
+	install -D -m 0644 build/kmod/$(KVER)/ethereal.ko $(DESTDIR)/lib/modules/$(KVER)/updates/ethereal.ko
+	mkdir -p $(DKMS_SRC)
+	cp -r kmod/*.c kmod/*.h kmod/Kbuild kmod/include $(DKMS_SRC)/
+	sed 's/@VERSION@/$(VERSION)/' kmod/dkms.conf >$(DKMS_SRC)/dkms.conf
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+install-dkms: install-module
+	dkms add ethereal/$(VERSION) 2>/dev/null || dkms status ethereal/$(VERSION) | grep -q .
+	dkms autoinstall
+
+uninstall:
+	-command -v dkms >/dev/null && for v in $$(dkms status ethereal 2>/dev/null | sed -n 's|^ethereal/\([^,:]*\).*|\1|p' | sort -u); do \
+		dkms remove ethereal/$$v --all; done
+	rm -rf $(DESTDIR)/usr/src/ethereal-*
+	@for k in $(DESTDIR)/lib/modules/*/; do \
+		[ -e $$k/updates/ethereal.ko ] || continue; \
+		echo "rm $${k}updates/ethereal.ko"; rm -f $$k/updates/ethereal.ko; \
+		$(if $(DESTDIR),true,depmod -a $$(basename $$k)); \
+	done
+	@for d in $(SUBDIRS); do $(MAKE) -C $$d uninstall || exit 1; done
+
 clean:
-	-$(MAKE) -C kmod clean KDIR=$(KDIR)
+	-$(MAKE) -C kmod clean
 	@for d in $(SUBDIRS) selftests/unit; do $(MAKE) -C $$d clean; done
 
-.PHONY: all kmod userspace deps unit check demo bench lint install clean
+.PHONY: all kmod userspace deps unit check check-kernels demo bench lint install \
+	install-module install-dkms uninstall clean

@@ -63,7 +63,7 @@ bench_vm() {
 	export PATH="$BENCH_TOP/ctl:$BENCH_TOP/selftests/tools:$BENCH_TOP/bench/rtperf:$BENCH_TOP/rtcd:$BENCH_TOP/rttr:$PATH"
 	export LD_LIBRARY_PATH="$BENCH_TOP/rttr${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export TC_LIB_DIR="$BENCH_TOP/ctl"
-	export ETHEREAL_KO="$BENCH_TOP/kmod/ethereal.ko"
+	export ETHEREAL_KO="$BENCH_TOP/build/kmod/$(uname -r)/ethereal.ko"
 	. "$BENCH_TOP/selftests/lib/ktap.sh"
 	. "$BENCH_TOP/selftests/lib/topo.sh"
 	. "$BENCH_TOP/selftests/lib/rt.sh"

@@ -25,6 +25,8 @@
 
 #include <linux/ethereal.h>
 
+#include "compat.h"
+
 /* Indices of the counters in struct ethereal_stats, in uapi order. */
 enum ethereal_counter {
 	ETHEREAL_RX_PACKETS,

@@ -141,5 +141,8 @@ module_exit(ethereal_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("EtheReal real-time Ethernet switch on the Linux bridge");
 MODULE_ALIAS_GENL_FAMILY(ETHEREAL_GENL_NAME);
-/* tc loads qdisc modules by that name */
+/* tc's request for the qdisc: "net-sch-ethereal" since 6.9, before that
+ * "sch_ethereal".
+ */
+MODULE_ALIAS("net-sch-ethereal");
 MODULE_ALIAS("sch_ethereal");

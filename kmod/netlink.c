@@ -443,20 +443,20 @@ struct ethereal_dump_filter {
 static int ethereal_dump_filter(struct netlink_callback *cb,
 				struct ethereal_dump_filter *f, bool conn)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = ethereal_dump_attrs(cb);
 	struct net *net = sock_net(cb->skb->sk);
 	struct nlattr *tb[ETHEREAL_CONN_A_MAX + 1];
 	struct nlattr *attr;
 	int err;
 
 	memset(f, 0, sizeof(*f));
-	attr = info->attrs[ETHEREAL_A_IFINDEX];
+	attr = attrs[ETHEREAL_A_IFINDEX];
 	if (attr) {
 		f->sw = ethereal_nl_switch(net, attr, cb->extack);
 		if (IS_ERR(f->sw))
 			return PTR_ERR(f->sw);
 	}
-	attr = info->attrs[ETHEREAL_A_CONN];
+	attr = attrs[ETHEREAL_A_CONN];
 	if (conn && attr) {
 		err = nla_parse_nested(tb, ETHEREAL_CONN_A_MAX, attr,
 				       ethereal_conn_policy, cb->extack);

@@ -12,7 +12,7 @@
 #include <linux/errno.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#include <asm/unaligned.h>
+#include "compat.h"
 #else
 /* Userspace: lib/kcompat.h gives the few kernel helpers used here. */
 #include "kcompat.h"

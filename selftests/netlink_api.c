@@ -29,7 +29,7 @@ static int sh(const char *cmd)
 __attribute__((constructor)) static void load_module(void)
 {
 	if (sh("lsmod | grep -q '^ethereal ' || "
-	       "{ modprobe bridge && insmod \"${ETHEREAL_KO:-kmod/ethereal.ko}\"; }")) {
+	       "{ modprobe bridge && insmod \"${ETHEREAL_KO:-build/kmod/$(uname -r)/ethereal.ko}\"; }")) {
 		ksft_print_header();
 		ksft_exit_skip("cannot load ethereal.ko\n");
 	}

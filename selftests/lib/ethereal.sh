@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Loading the module under test.
 
-ETHEREAL_KO=${ETHEREAL_KO:-${ETHEREAL_TOP:-.}/kmod/ethereal.ko}
+# Built per kernel: build/kmod/KERNELRELEASE (kmod/Makefile).
+ETHEREAL_KO=${ETHEREAL_KO:-${ETHEREAL_TOP:-.}/build/kmod/$(uname -r)/ethereal.ko}
 
 ethereal_load() {
 	lsmod | grep -q '^ethereal ' && return 0

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Installed like a driver: make install-module puts ethereal.ko under
+# /lib/modules/VERSION/updates and runs depmod; the kernel then loads it on
+# first use, with no insmod: tc through "net-sch-ethereal" (or
+# "sch_ethereal" before 6.9), etherealctl through the generic netlink
+# family's alias. make uninstall takes it away again. The guest's /lib and
+# /usr are throw-away overlays: nothing reaches the host.
+# timeout=500
+. "$(dirname "$0")/lib/ktap.sh"
+top=${ETHEREAL_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+kver=$(uname -r)
+ko=/lib/modules/$kver/updates/ethereal.ko
+
+ktap_begin 9
+[ -f "$top/build/kmod/$kver/ethereal.ko" ] || ktap_skip_all "ethereal.ko not built for $kver"
+
+loaded() { lsmod | grep -q '^ethereal '; }
+unload() { ! loaded || rmmod ethereal; }
+
+# depmod takes about a minute under emulation.
+ktap_check "make install-module KVER=$kver" \
+	make -s -C "$top" install-module KVER="$kver"
+ktap_check "modprobe finds $ko" sh -c "[ \"\$(modinfo -n ethereal)\" = '$ko' ]"
+
+unload
+ip link add eth-inst type dummy
+defer ip link del eth-inst
+ktap_check "tc qdisc add ... ethereal loads the module" \
+	sh -c "tc qdisc add dev eth-inst root ethereal rate 10mbit && lsmod | grep -q '^ethereal '"
+tc qdisc del dev eth-inst root 2>/dev/null
+ktap_check "unloads" unload
+
+ip link add br-inst type bridge
+defer ip link del br-inst
+ktap_check "etherealctl attach loads the module" \
+	sh -c "etherealctl attach br-inst && lsmod | grep -q '^ethereal '"
+etherealctl detach br-inst 2>/dev/null
+ktap_check "unloads again" unload
+
+ktap_check "make uninstall removes it" \
+	sh -c "make -s -C '$top' uninstall KVER='$kver' >/dev/null && [ ! -e '$ko' ]"
+ktap_check "and modprobe no longer finds it" sh -c "! modprobe -n ethereal 2>/dev/null"
+ktap_check "nothing left in /usr/src" sh -c "! ls -d /usr/src/ethereal-* 2>/dev/null"
+ktap_end
