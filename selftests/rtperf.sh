@@ -34,6 +34,11 @@ pair() {
 	ktap_info "$name: received $(jq -c '.flows[] | {received, lost, duplicates, reordered,
 		frame_bps, delay_ns, ipdv_mean: .ipdv_ns.mean, window}' "$D/$name.rx" 2>/dev/null)"
 	[ $rc = 0 ] || sed 's/^/# /' "$D/$name.txerr"
+	# Where order was lost: each late datagram, with its send and receive
+	# times (ns) beside those of the newest one before it.
+	awk -F, 'NR > 1 && $2 < max { printf "%s: seq %d (sent %d, received %d) after seq %d (sent %d, received %d)\n", n, $2, $3, $4, max, mtx, mrx }
+		NR > 1 && $2 > max { max = $2; mtx = $3; mrx = $4 }' n="$name" max=-1 "$D/$name.csv" 2>/dev/null |
+		head -n 5 | while read -r l; do ktap_info "$l"; done
 	return $rc
 }
 

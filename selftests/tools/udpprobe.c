@@ -7,7 +7,9 @@
  *       starting with a sequence number, at absolute deadlines. PACE is a
  *       packet rate (a bare number) or a tc(8) rate ("10mbit") counting
  *       whole frames: payload + 8 UDP + 20 IP + 14 Ethernet bytes.
- *       Prints "sent=N elapsed_us=E sent_bps=R" (R in frame bits).
+ *       Prints "sent=N elapsed_us=E sent_bps=R rate_bps=R iat_mean_us=M
+ *       iat_sd_us=S iat_max_us=X" (R in frame bits; the inter-send times
+ *       of the frames as they left, the jitter the sender adds).
  *   udpprobe recv PORT COUNT TIMEOUT_MS
  *       receive until COUNT datagrams or TIMEOUT_MS of silence, then print
  *       "received=N bytes=B dups=D rate_bps=R iat_mean_us=M iat_sd_us=S
@@ -69,82 +71,10 @@ static uint64_t pace_gap(const char *pace, unsigned long size)
 	return pps > 0 ? (uint64_t)(1e9 / pps) : 0;
 }
 
-static int do_send(int argc, char **argv)
-{
-	struct sockaddr_in dst = { .sin_family = AF_INET };
-	unsigned long count, size = 64, i;
-	uint64_t start, gap, elapsed;
-	char *buf;
-	int fd;
-
-	if (argc < 3)
-		return 2;
-	if (inet_pton(AF_INET, argv[0], &dst.sin_addr) != 1)
-		die("destination");
-	dst.sin_port = htons((uint16_t)atoi(argv[1]));
-	count = strtoul(argv[2], NULL, 0);
-	if (argc > 3)
-		size = strtoul(argv[3], NULL, 0);
-	if (size < 8 || size > 65000)
-		return 2;
-	gap = pace_gap(argc > 4 ? argv[4] : NULL, size);
-	buf = calloc(1, size);
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (!buf || fd < 0)
-		die("socket");
-	/* So that DST may be a broadcast address. */
-	setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &(int){ 1 }, sizeof(int));
-	start = now_ns();
-	for (i = 0; i < count; i++) {
-		uint64_t seq = i;
-
-		if (gap)
-			sleep_until(start + i * gap);
-		memcpy(buf, &seq, sizeof(seq));
-		while (sendto(fd, buf, size, 0, (struct sockaddr *)&dst, sizeof(dst)) < 0) {
-			if (errno != ENOBUFS && errno != EAGAIN)
-				die("sendto");
-			usleep(100);
-		}
-	}
-	/* Over the COUNT - 1 gaps from the first frame to the last. */
-	elapsed = now_ns() - start;
-	printf("sent=%lu elapsed_us=%llu sent_bps=%.0f\n", count,
-	       (unsigned long long)(elapsed / 1000),
-	       count > 1 ? (count - 1) * (size + FRAME_OVERHEAD) * 8 * 1e9 / elapsed : 0);
-	return 0;
-}
-
-/* Index of A in SET, added if new; -1 when SET is full. */
-static int note(uint32_t *set, int *n, uint32_t a)
-{
-	int i;
-
-	for (i = 0; i < *n; i++)
-		if (set[i] == a)
-			return i;
-	if (*n == MAX_ADDRS)
-		return -1;
-	set[*n] = a;
-	return (*n)++;
-}
-
-static void print_set(const char *name, const uint32_t *set, int n)
-{
-	char s[INET_ADDRSTRLEN];
-	int i;
-
-	printf(" %s=", name);
-	for (i = 0; i < n; i++) {
-		inet_ntop(AF_INET, &set[i], s, sizeof(s));
-		printf("%s%s", i ? "," : "", s);
-	}
-}
-
 /*
- * Arrival times, sorted before use: frames of one flow can reach the
- * socket out of order when the path crosses CPUs, but inter-arrival times
- * are between consecutive arrivals.
+ * Send or arrival times, sorted before use: frames of one flow can reach
+ * the socket out of order when the path crosses CPUs, but inter-arrival
+ * times are between consecutive arrivals.
  */
 struct timing {
 	uint64_t *at;
@@ -186,6 +116,85 @@ static void timing_print(struct timing *t)
 	printf(" rate_bps=%.0f iat_mean_us=%.1f iat_sd_us=%.1f iat_max_us=%.1f",
 	       span > 0 ? t->frame_bytes * 8 * 1e9 / span : 0, mean,
 	       t->n > 2 ? sqrt(m2 / (t->n - 2)) : 0, max);
+}
+
+static int do_send(int argc, char **argv)
+{
+	struct sockaddr_in dst = { .sin_family = AF_INET };
+	unsigned long count, size = 64, i;
+	uint64_t start, gap, elapsed;
+	struct timing tm = { 0 };
+	char *buf;
+	int fd;
+
+	if (argc < 3)
+		return 2;
+	if (inet_pton(AF_INET, argv[0], &dst.sin_addr) != 1)
+		die("destination");
+	dst.sin_port = htons((uint16_t)atoi(argv[1]));
+	count = strtoul(argv[2], NULL, 0);
+	if (argc > 3)
+		size = strtoul(argv[3], NULL, 0);
+	if (size < 8 || size > 65000)
+		return 2;
+	gap = pace_gap(argc > 4 ? argv[4] : NULL, size);
+	buf = calloc(1, size);
+	tm.cap = count;
+	tm.at = calloc(count + 1, sizeof(*tm.at));
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (!buf || !tm.at || fd < 0)
+		die("socket");
+	/* So that DST may be a broadcast address. */
+	setsockopt(fd, SOL_SOCKET, SO_BROADCAST, &(int){ 1 }, sizeof(int));
+	start = now_ns();
+	for (i = 0; i < count; i++) {
+		uint64_t seq = i;
+
+		if (gap)
+			sleep_until(start + i * gap);
+		memcpy(buf, &seq, sizeof(seq));
+		while (sendto(fd, buf, size, 0, (struct sockaddr *)&dst, sizeof(dst)) < 0) {
+			if (errno != ENOBUFS && errno != EAGAIN)
+				die("sendto");
+			usleep(100);
+		}
+		/* When the frame left: the jitter the sender itself adds. */
+		timing_add(&tm, now_ns(), size + FRAME_OVERHEAD);
+	}
+	/* Over the COUNT - 1 gaps from the first frame to the last. */
+	elapsed = now_ns() - start;
+	printf("sent=%lu elapsed_us=%llu sent_bps=%.0f", count,
+	       (unsigned long long)(elapsed / 1000),
+	       count > 1 ? (count - 1) * (size + FRAME_OVERHEAD) * 8 * 1e9 / elapsed : 0);
+	timing_print(&tm);
+	printf("\n");
+	return 0;
+}
+
+/* Index of A in SET, added if new; -1 when SET is full. */
+static int note(uint32_t *set, int *n, uint32_t a)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (set[i] == a)
+			return i;
+	if (*n == MAX_ADDRS)
+		return -1;
+	set[*n] = a;
+	return (*n)++;
+}
+
+static void print_set(const char *name, const uint32_t *set, int n)
+{
+	char s[INET_ADDRSTRLEN];
+	int i;
+
+	printf(" %s=", name);
+	for (i = 0; i < n; i++) {
+		inet_ntop(AF_INET, &set[i], s, sizeof(s));
+		printf("%s%s", i ? "," : "", s);
+	}
 }
 
 static int do_recv(int argc, char **argv)
