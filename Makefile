@@ -100,9 +100,14 @@ install-module:
 	sed 's/@VERSION@/$(VERSION)/' kmod/dkms.conf >$(DKMS_SRC)/dkms.conf
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
+# dkms autoinstall would build for the running kernel only: every kernel
+# with headers instead; later kernels get it from DKMS's own hook.
 install-dkms: install-module
-	dkms add ethereal/$(VERSION) 2>/dev/null || dkms status ethereal/$(VERSION) | grep -q .
-	dkms autoinstall
+	dkms status ethereal/$(VERSION) | grep -q . || dkms add ethereal/$(VERSION)
+	@for k in /lib/modules/*/build/Makefile; do \
+		k=$${k#/lib/modules/}; k=$${k%%/*}; \
+		dkms install ethereal/$(VERSION) -k $$k || exit 1; \
+	done
 
 uninstall:
 	-command -v dkms >/dev/null && for v in $$(dkms status ethereal 2>/dev/null | sed -n 's|^ethereal/\([^,:]*\).*|\1|p' | sort -u); do \
