@@ -61,14 +61,14 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			} else if (get_rate64(&rate, *argv)) {
 				return bad("rate", *argv, "not a rate (like 100mbit)");
 			}
-			if (!rate)
-				return bad("rate", *argv, "must be more than 0");
+			if (rate < ETHEREAL_RATE_MIN / 8 || rate > ETHEREAL_RATE_MAX / 8)
+				return bad("rate", *argv, "must be from 1kbit to 10Tbit");
 			have_rate = 1;
 		} else if (strcmp(*argv, "cycle") == 0) {
 			NEXT_ARG();
 			if (get_time64(&cycle, *argv))
 				return bad("cycle", *argv, "not a time (like 10ms)");
-			if (cycle < 100000 || cycle > 1000000000)
+			if (cycle < (__s64)ETHEREAL_CYCLE_MIN_NS || cycle > (__s64)ETHEREAL_CYCLE_MAX_NS)
 				return bad("cycle", *argv, "must be from 100us to 1s");
 			have_cycle = 1;
 		} else if (strcmp(*argv, "rt-limit") == 0) {
@@ -102,7 +102,7 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				window = 0;
 			} else if (get_time64(&t, *argv) || t <= 0) {
 				return bad("discard-window", *argv, "not a time (like 50ms), or off");
-			} else if (t > 10000000000LL) {
+			} else if ((__u64)t > ETHEREAL_DISCARD_MAX_NS) {
 				return bad("discard-window", *argv, "must be at most 10s");
 			} else {
 				window = t;
@@ -116,8 +116,9 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				return bad("rt-buffer", *argv, "must hold a full frame (1514 bytes)");
 		} else if (strcmp(*argv, "max-conns") == 0) {
 			NEXT_ARG();
-			if (get_unsigned(&max_conns, *argv, 0) || !max_conns)
-				return bad("max-conns", *argv, "must be a number, at least 1");
+			if (get_unsigned(&max_conns, *argv, 0) || !max_conns ||
+			    max_conns > ETHEREAL_MAX_CONNS_MAX)
+				return bad("max-conns", *argv, "must be a number from 1 to 65524");
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;

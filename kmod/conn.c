@@ -56,6 +56,12 @@ static int ethereal_conn_take_out_id(struct ethereal_conn *conn,
 	int err;
 
 	if (cfg->out_id) {
+		/*
+		 * Frames of a connection just deleted may still be on their way
+		 * to its queue, carrying its ID: an ID chosen again waits them
+		 * out. Allocated IDs come back only after all others.
+		 */
+		cond_synchronize_rcu(out->out_freed);
 		err = xa_insert(&out->out_conns, cfg->out_id, conn, GFP_KERNEL);
 		if (err == -EBUSY)
 			NL_SET_ERR_MSG(extack, "Output ID already in use on the output port");
@@ -115,21 +121,19 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 		put_unaligned_be16(conn->qid, conn->out_mac + ETHEREAL_MAC_PREFIX_LEN);
 	}
 
+	/* Its queue on the output port, before its first frame arrives. */
+	err = ethereal_sched_conn_add(conn->out, conn);
+	if (err) {
+		xa_erase(&cfg->out->out_conns, conn->qid);
+		goto free;
+	}
 	/* Publishes the connection to the packet path: fill it in first. */
 	err = xa_insert(&cfg->in->in_conns, cfg->in_id, conn, GFP_KERNEL);
 	if (err) {
 		if (err == -EBUSY)
 			NL_SET_ERR_MSG(extack, "Connection ID already in use on the input port");
+		ethereal_sched_conn_del(conn->out, conn);
 		xa_erase(&cfg->out->out_conns, conn->qid);
-		goto free;
-	}
-	/* Its queue on the output port, before its first frame arrives. */
-	err = ethereal_sched_conn_add(conn->out, conn);
-	if (err) {
-		xa_erase(&cfg->in->in_conns, cfg->in_id);
-		xa_erase(&cfg->out->out_conns, conn->qid);
-		/* The packet path may have seen it already. */
-		synchronize_net();
 		goto free;
 	}
 	conn->in->n_in++;
@@ -138,7 +142,7 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->out->reserved += conn->rate;
 	conn->out->buffered += 2ULL * conn->burst;
 	conn->in->sw->n_conns++;
-	conn->in->sw->gen++;
+	ethereal_switch_changed(conn->in->sw);
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_CONN]);
 	ethereal_discard_update(conn->in);
 	return conn;
@@ -158,13 +162,14 @@ void ethereal_conn_del(struct ethereal_conn *conn)
 	/* Frames still on their way to its queue go best effort. */
 	ethereal_sched_conn_del(conn->out, conn);
 	xa_erase(&conn->out->out_conns, conn->qid);
+	conn->out->out_freed = get_state_synchronize_rcu();
 	conn->in->n_in--;
 	conn->in->reserved_in -= conn->rate;
 	conn->out->n_out--;
 	conn->out->reserved -= conn->rate;
 	conn->out->buffered -= 2ULL * conn->burst;
 	conn->in->sw->n_conns--;
-	conn->in->sw->gen++;
+	ethereal_switch_changed(conn->in->sw);
 	ethereal_discard_update(conn->in);
 	/* The packet path may still hold it. */
 	call_rcu(&conn->rcu, ethereal_conn_free_rcu);

@@ -110,7 +110,6 @@ struct ethereal_switch {
 	struct list_head ports;
 	unsigned int n_ports;
 	unsigned int n_conns;
-	u32 gen;			/* bumped on every change, for dumps */
 	struct ethereal_sig sig;
 	struct rcu_head rcu;
 };
@@ -142,6 +141,7 @@ struct ethereal_port {
 	struct xarray in_conns;		/* input ID -> connection */
 	struct xarray out_conns;	/* output ID (qid) -> connection */
 	u32 out_next;			/* cyclic output ID allocation */
+	unsigned long out_freed;	/* RCU state when an output ID was last freed */
 	unsigned int n_in;
 	unsigned int n_out;
 	u64 reserved;			/* bit/s of connections leaving here */
@@ -238,9 +238,14 @@ static inline void ethereal_stats_inc(struct ethereal_stats __percpu *stats,
 /* main.c */
 struct ethereal_net {
 	struct list_head switches;
+	/* Bumped on every change of a switch, port or connection (RTNL): a
+	 * dump spanning several messages is flagged if it changed meanwhile.
+	 */
+	u32 gen;
 };
 
 struct ethereal_net *ethereal_pernet(struct net *net);
+void ethereal_switch_changed(struct ethereal_switch *sw);
 
 /* Live objects, checked at unload: Debian's kernel has no kmemleak. */
 enum ethereal_obj { ETHEREAL_OBJ_SWITCH, ETHEREAL_OBJ_PORT, ETHEREAL_OBJ_CONN,

@@ -43,7 +43,7 @@ static struct ethereal_neigh *ethereal_neigh_find(struct ethereal_switch *sw, __
 
 	hlist_for_each_entry_rcu(n, ethereal_neigh_head(sw, ip), node,
 				 lockdep_is_held(&sw->sig.neigh_lock))
-		if (READ_ONCE(n->ip) == ip)
+		if (smp_load_acquire(&n->ip) == ip)
 			return n;
 	return NULL;
 }
@@ -59,10 +59,8 @@ static struct ethereal_neigh *ethereal_neigh_reuse(struct ethereal_switch *sw, _
 	struct ethereal_neigh *n;
 
 	hlist_for_each_entry(n, ethereal_neigh_head(sw, ip), node)
-		if (ethereal_neigh_stale(n)) {
-			WRITE_ONCE(n->ip, ip);
+		if (ethereal_neigh_stale(n))
 			return n;
-		}
 	return NULL;
 }
 
@@ -72,20 +70,35 @@ static void ethereal_neigh_update(struct ethereal_switch *sw, __be32 ip, const u
 	bool wake = false;
 
 	spin_lock_bh(&sw->sig.neigh_lock);
-	n = ethereal_neigh_find(sw, ip) ?: ethereal_neigh_reuse(sw, ip);
-	if (!n && sw->sig.n_neigh < ETHEREAL_NEIGH_MAX) {
-		n = kmalloc(sizeof(*n), GFP_ATOMIC);
-		if (n) {
-			n->ip = ip;
-			hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
-			sw->sig.n_neigh++;
-		}
-	}
+	/*
+	 * Lockless readers (ethereal_neigh_snoop()) find entries by IP: an
+	 * entry gets its IP, and a new one its place in the list, only once
+	 * its MAC and time are written.
+	 */
+	n = ethereal_neigh_find(sw, ip);
 	if (n) {
 		ether_addr_copy(n->mac, mac);
 		WRITE_ONCE(n->updated, jiffies);
-		wake = READ_ONCE(sw->sig.n_waiting);
+	} else {
+		n = ethereal_neigh_reuse(sw, ip);
+		if (n) {
+			ether_addr_copy(n->mac, mac);
+			WRITE_ONCE(n->updated, jiffies);
+			/* Pairs with the acquire in ethereal_neigh_find(). */
+			smp_store_release(&n->ip, ip);
+		} else if (sw->sig.n_neigh < ETHEREAL_NEIGH_MAX) {
+			n = kmalloc(sizeof(*n), GFP_ATOMIC);
+			if (n) {
+				n->ip = ip;
+				ether_addr_copy(n->mac, mac);
+				n->updated = jiffies;
+				hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
+				sw->sig.n_neigh++;
+			}
+		}
 	}
+	if (n)
+		wake = READ_ONCE(sw->sig.n_waiting);
 	spin_unlock_bh(&sw->sig.neigh_lock);
 	/* A setup may be waiting for this answer. */
 	if (wake)

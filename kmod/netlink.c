@@ -25,6 +25,11 @@ static struct netlink_range_validation ethereal_max_pkt_range __ro_after_init = 
 	.max = ETHEREAL_MAX_PKT_MAX,
 };
 
+static struct netlink_range_validation ethereal_rate_range __ro_after_init = {
+	.min = ETHEREAL_RATE_MIN,
+	.max = ETHEREAL_RATE_MAX,
+};
+
 static struct netlink_range_validation ethereal_lifetime_range __ro_after_init = {
 	.min = ETHEREAL_LIFETIME_MIN_MS,
 	.max = ETHEREAL_LIFETIME_MAX_MS,
@@ -43,7 +48,7 @@ static const struct nla_policy ethereal_conn_policy[ETHEREAL_CONN_A_MAX + 1] = {
 	[ETHEREAL_CONN_A_OUT_MAC] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
 	[ETHEREAL_CONN_A_DADDR] = { .type = NLA_BE32 },
 	[ETHEREAL_CONN_A_SWAP] = { .type = NLA_FLAG },
-	[ETHEREAL_CONN_A_RATE] = NLA_POLICY_MIN(NLA_U64, 1),
+	[ETHEREAL_CONN_A_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_rate_range),
 	[ETHEREAL_CONN_A_BURST] = NLA_POLICY_MIN(NLA_U32, 1),
 	[ETHEREAL_CONN_A_MAX_PKT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_max_pkt_range),
 };
@@ -360,6 +365,7 @@ static int ethereal_nl_switch_dump(struct sk_buff *skb, struct netlink_callback 
 	long i = 0;
 
 	rtnl_lock();
+	cb->seq = en->gen;
 	list_for_each_entry(sw, &en->switches, node) {
 		if (i++ < cb->args[0])
 			continue;
@@ -425,7 +431,7 @@ static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	ethereal_port_set_role(port, nla_get_u8(tb[ETHEREAL_PORT_A_ROLE]));
-	port->sw->gen++;
+	ethereal_switch_changed(port->sw);
 out:
 	rtnl_unlock();
 	return err;
@@ -483,6 +489,7 @@ static int ethereal_nl_port_dump(struct sk_buff *skb, struct netlink_callback *c
 	int err;
 
 	rtnl_lock();
+	cb->seq = en->gen;
 	err = ethereal_dump_filter(cb, &f, false);
 	if (err)
 		goto out;
@@ -665,13 +672,13 @@ static int ethereal_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *c
 	int err;
 
 	rtnl_lock();
+	cb->seq = en->gen;
 	err = ethereal_dump_filter(cb, &f, true);
 	if (err)
 		goto out;
 	list_for_each_entry(sw, &en->switches, node) {
 		if (s++ < cb->args[0] || (f.sw && sw != f.sw))
 			continue;
-		cb->seq = sw->gen;
 		p = 0;
 		list_for_each_entry(port, &sw->ports, node) {
 			if (p++ < cb->args[1] || (f.port && port != f.port))

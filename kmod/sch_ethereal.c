@@ -51,11 +51,8 @@
 
 #define ETHEREAL_LINK_BURST_NS	1000000ULL	/* 1 ms back to back after idle */
 #define ETHEREAL_CYCLE_DEFAULT	10000000ULL	/* the paper's 10 ms */
-#define ETHEREAL_CYCLE_MIN	100000ULL
-#define ETHEREAL_CYCLE_MAX	1000000000ULL
 #define ETHEREAL_RT_LIMIT_DEFAULT 60
 #define ETHEREAL_DISCARD_DEFAULT 50000000ULL
-#define ETHEREAL_DISCARD_MAX	10000000000ULL
 #define ETHEREAL_MAX_CONNS_DEFAULT 4096
 #define ETHEREAL_CTL_LIMIT	64		/* control frames queued */
 #define ETHEREAL_RT_BUFFER_NS	1000000000ULL	/* default pool: 1 s of the link */
@@ -144,10 +141,17 @@ static void cyclic_advance(struct ethereal_sched *q, u64 now)
 	if (now < q->cycle_end)
 		return;
 	n = div64_u64(now - q->cycle_end, q->cycle) + 1;
+	/*
+	 * Overruns are cycles that real time waited through unserved: the
+	 * current one if its visits are unfinished, and every one skipped
+	 * with connections backlogged. Idle cycles are none.
+	 */
 	if (!list_empty(&q->visit))
 		q->x.overruns++;
-	q->x.overruns += n - 1;
-	q->missed += n - 1;
+	if (!list_empty(&q->visit) || !list_empty(&q->wait)) {
+		q->x.overruns += n - 1;
+		q->missed += n - 1;
+	}
 	q->cycle_no += n;
 	q->cycle_end += n * q->cycle;
 	q->x.cycles += n;
@@ -248,7 +252,8 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	cl = ethereal_classify(q, skb);
 	if (!cl) {
-		if (q->be_backlog + len > q->be_limit) {
+		/* u64: a limit near U32_MAX must not wrap the sum. */
+		if ((u64)q->be_backlog + len > q->be_limit) {
 			q->x.be_drops++;
 			return qdisc_drop(skb, sch, to_free);
 		}
@@ -257,7 +262,7 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		goto queued;
 	}
 
-	if (cl->backlog + len > cl->limit) {
+	if ((u64)cl->backlog + len > cl->limit) {
 		cl->qstats.drops++;
 		q->x.rt_drops++;
 		return qdisc_drop(skb, sch, to_free);
@@ -532,13 +537,17 @@ static void ethereal_class_remove_all(struct ethereal_sched *q)
 
 /* Interface to the switch (RTNL held) */
 
+/*
+ * Q schedules PORT from now on: a queue for each of its connections. A root
+ * qdisc being replaced keeps its own queues and binding until it is
+ * destroyed, so that a replace failing after this (tc_modify_qdisc holds
+ * RTNL throughout) leaves the port as it was (ethereal_release()).
+ */
 static void ethereal_bind(struct ethereal_sched *q, struct ethereal_port *port)
 {
 	struct ethereal_conn *conn;
 	unsigned long qid;
 
-	if (port->sched)
-		ethereal_sched_unbind(port);
 	port->sched = q;
 	q->port = port;
 	xa_for_each(&port->out_conns, qid, conn)
@@ -548,14 +557,23 @@ static void ethereal_bind(struct ethereal_sched *q, struct ethereal_port *port)
 	ethereal_discard_set(port, q->rate, q->discard_window);
 }
 
-/* A switch port appeared: is its root qdisc ours? */
+/* A switch port appeared, or its scheduler went: is its root qdisc ours? */
 void ethereal_sched_bind(struct ethereal_port *port)
 {
 	struct Qdisc *root = rtnl_dereference(port->dev->qdisc);
+	struct ethereal_sched *q;
 
 	ASSERT_RTNL();
-	if (root && root->ops == &ethereal_qdisc_ops)
-		ethereal_bind(qdisc_priv(root), port);
+	if (!root || root->ops != &ethereal_qdisc_ops)
+		return;
+	q = qdisc_priv(root);
+	if (q->port == port) {
+		/* Still bound, with its queues: it schedules the port again. */
+		port->sched = q;
+		ethereal_discard_set(port, q->rate, q->discard_window);
+	} else {
+		ethereal_bind(q, port);
+	}
 }
 
 void ethereal_sched_unbind(struct ethereal_port *port)
@@ -569,6 +587,26 @@ void ethereal_sched_unbind(struct ethereal_port *port)
 	q->port = NULL;
 	port->sched = NULL;
 	ethereal_discard_set(port, 0, 0);
+}
+
+/* Q is destroyed: its queues go, and the port is left to the root it has. */
+static void ethereal_release(struct ethereal_sched *q)
+{
+	struct ethereal_port *port = q->port;
+
+	ASSERT_RTNL();
+	ethereal_class_remove_all(q);
+	q->port = NULL;
+	if (port->sched != q)
+		return;		/* replaced: the new root has the port */
+	port->sched = NULL;
+	ethereal_discard_set(port, 0, 0);
+	/*
+	 * A replacement that failed: the old root takes the port back. Not
+	 * when Q is still the root, as when its device goes away.
+	 */
+	if (rtnl_dereference(port->dev->qdisc) != q->sch)
+		ethereal_sched_bind(port);
 }
 
 int ethereal_sched_admit(const struct ethereal_port *port, u64 rate, u32 burst,
@@ -643,17 +681,38 @@ void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *c
 
 /* Configuration */
 
+/* Not const: the 6.1 policy macros take a non-const pointer. */
+static struct netlink_range_validation ethereal_sched_rate_range __ro_after_init = {
+	.min = ETHEREAL_RATE_MIN,
+	.max = ETHEREAL_RATE_MAX,
+};
+
+static struct netlink_range_validation ethereal_cycle_range __ro_after_init = {
+	.min = ETHEREAL_CYCLE_MIN_NS,
+	.max = ETHEREAL_CYCLE_MAX_NS,
+};
+
+static struct netlink_range_validation ethereal_window_range __ro_after_init = {
+	.max = ETHEREAL_DISCARD_MAX_NS,
+};
+
+static struct netlink_range_validation ethereal_max_conns_range __ro_after_init = {
+	.min = 1,
+	.max = ETHEREAL_MAX_CONNS_MAX,
+};
+
+/* Every number bounded here, before any arithmetic sees it. */
 static const struct nla_policy ethereal_policy[TCA_ETHEREAL_MAX + 1] = {
-	[TCA_ETHEREAL_RATE] = NLA_POLICY_MIN(NLA_U64, 1),
-	[TCA_ETHEREAL_CYCLE] = { .type = NLA_U64 },
+	[TCA_ETHEREAL_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_sched_rate_range),
+	[TCA_ETHEREAL_CYCLE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_cycle_range),
 	[TCA_ETHEREAL_RT_LIMIT] = NLA_POLICY_MAX(NLA_U32, 100),
 	[TCA_ETHEREAL_MODE] = NLA_POLICY_MAX(NLA_U8, ETHEREAL_MODE_MAX),
 	[TCA_ETHEREAL_BE_LIMIT] = NLA_POLICY_MIN(NLA_U32, ETH_FRAME_LEN),
-	[TCA_ETHEREAL_DISCARD_WINDOW] = { .type = NLA_U64 },
+	[TCA_ETHEREAL_DISCARD_WINDOW] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_window_range),
 	[TCA_ETHEREAL_RESERVED] = { .type = NLA_REJECT },
 	[TCA_ETHEREAL_CONNS] = { .type = NLA_REJECT },
 	[TCA_ETHEREAL_RT_BUFFER] = NLA_POLICY_MIN(NLA_U32, ETH_FRAME_LEN),
-	[TCA_ETHEREAL_MAX_CONNS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_ETHEREAL_MAX_CONNS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_max_conns_range),
 	[TCA_ETHEREAL_BUFFERED] = { .type = NLA_REJECT },
 };
 
@@ -697,26 +756,14 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 			return -EINVAL;
 		}
 	}
-	if (tb[TCA_ETHEREAL_CYCLE]) {
+	if (tb[TCA_ETHEREAL_CYCLE])
 		cycle = nla_get_u64(tb[TCA_ETHEREAL_CYCLE]);
-		if (cycle < ETHEREAL_CYCLE_MIN || cycle > ETHEREAL_CYCLE_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ETHEREAL_CYCLE],
-					    "Cycle must be from 100us to 1s");
-			return -EINVAL;
-		}
-	}
 	if (tb[TCA_ETHEREAL_RT_LIMIT])
 		rt_limit = nla_get_u32(tb[TCA_ETHEREAL_RT_LIMIT]);
 	if (tb[TCA_ETHEREAL_MODE])
 		mode = nla_get_u8(tb[TCA_ETHEREAL_MODE]);
-	if (tb[TCA_ETHEREAL_DISCARD_WINDOW]) {
+	if (tb[TCA_ETHEREAL_DISCARD_WINDOW])
 		window = nla_get_u64(tb[TCA_ETHEREAL_DISCARD_WINDOW]);
-		if (window > ETHEREAL_DISCARD_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_ETHEREAL_DISCARD_WINDOW],
-					    "Discard window must be at most 10s (0: off)");
-			return -EINVAL;
-		}
-	}
 	if (tb[TCA_ETHEREAL_BE_LIMIT])
 		be_limit = nla_get_u32(tb[TCA_ETHEREAL_BE_LIMIT]);
 	else if (!be_limit || tb[TCA_ETHEREAL_RATE] || tb[TCA_ETHEREAL_CYCLE])
@@ -748,7 +795,7 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 		ethereal_reschedule(q);
 	}
 	sch_tree_unlock(sch);
-	if (q->port)
+	if (q->port && q->port->sched == q)
 		ethereal_discard_set(q->port, rate, window);
 	return 0;
 }
@@ -815,7 +862,7 @@ static void ethereal_destroy(struct Qdisc *sch)
 
 	qdisc_watchdog_cancel(&q->watchdog);
 	if (q->port)
-		ethereal_sched_unbind(q->port);
+		ethereal_release(q);
 	ethereal_class_remove_all(q);
 	xa_destroy(&q->classes);
 	__qdisc_reset_queue(&q->be);
@@ -855,10 +902,14 @@ nla_put_failure:
 static int ethereal_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct ethereal_sched *q = qdisc_priv(sch);
-	struct tc_ethereal_xstats st = q->x;
+	struct tc_ethereal_xstats st;
 
+	/* tc dumps without the qdisc's lock; the packet path changes these. */
+	sch_tree_lock(sch);
+	st = q->x;
 	st.be_backlog = q->be_backlog;
 	st.be_qlen = q->be.qlen;
+	sch_tree_unlock(sch);
 	if (q->port) {
 		u64 sum[ETHEREAL_N_COUNTERS];
 
@@ -953,15 +1004,25 @@ static int ethereal_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 	struct ethereal_sched *q = qdisc_priv(sch);
 	struct ethereal_class *cl = (struct ethereal_class *)arg;
 	struct tc_ethereal_class_xstats xs = {};
+	struct gnet_stats_queue qs;
 	u64 now = ktime_get_ns();
+	u32 qlen;
 
+	/*
+	 * tc dumps without the qdisc's lock, and the packet path may dequeue
+	 * and free the head frame meanwhile: read the queue under the lock.
+	 */
+	sch_tree_lock(sch);
 	if (q->mode == ETHEREAL_MODE_CYCLIC && cl->credit_cycle == q->cycle_no)
 		xs.credit = cl->credit;
 	if (q->mode == ETHEREAL_MODE_PACED && cl->q.qlen &&
 	    ethereal_cb(cl->q.head)->time < now)
 		xs.lag_ns = now - ethereal_cb(cl->q.head)->time;
+	qs = cl->qstats;
+	qlen = cl->q.qlen;
+	sch_tree_unlock(sch);
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
-	    gnet_stats_copy_queue(d, NULL, &cl->qstats, cl->q.qlen) < 0)
+	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
 		return -1;
 	return gnet_stats_copy_app(d, &xs, sizeof(xs));
 }

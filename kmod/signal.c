@@ -29,6 +29,7 @@
 #include <net/checksum.h>
 #include <net/ip.h>
 
+#include "admit.h"
 #include "ethereal.h"
 #include "sigmsg.h"
 
@@ -313,7 +314,12 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 		ether_addr_copy(cfg.out_mac, mac);
 	conn = ethereal_conn_add(&cfg, NULL);
 	if (IS_ERR(conn)) {
-		ethereal_sig_reject(in, peer, req, ethereal_sig_reason(PTR_ERR(conn)), hop);
+		u16 reason = ethereal_sig_reason(PTR_ERR(conn));
+
+		/* -EBUSY is either ID: the input's taken while this waited for ARP. */
+		if (PTR_ERR(conn) == -EBUSY && xa_load(&in->in_conns, req->conn_id))
+			reason = ETHEREAL_SIG_R_ID_IN_USE;
+		ethereal_sig_reject(in, peer, req, reason, hop);
 		return;
 	}
 	conn->sig.cookie = req->cookie;
@@ -406,7 +412,7 @@ static bool ethereal_sig_from_host(const struct ethereal_sig_rxinfo *rx)
 static bool ethereal_sig_setup_valid(const struct ethereal_sig_msg *m)
 {
 	return m->conn_id >= ETHEREAL_ID_MIN && m->conn_id <= ETHEREAL_ID_MAX &&
-	       m->rate && m->max_pkt >= ETHEREAL_MAX_PKT_MIN &&
+	       ethereal_rate_valid(m->rate) && m->max_pkt >= ETHEREAL_MAX_PKT_MIN &&
 	       m->max_pkt <= ETHEREAL_MAX_PKT_MAX && m->burst >= m->max_pkt &&
 	       m->daddr && m->hop < U8_MAX;
 }
@@ -606,8 +612,14 @@ static void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx,
 				  &rx->from : NULL, &t);
 		return;
 	}
-	if (conn->sig.state == ETHEREAL_CONN_UP)
-		ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
+	/*
+	 * A pending connection's setup is still on its way downstream, where a
+	 * switch waiting for ARP does not know it yet and would answer this
+	 * with a TEARDOWN: the refresh stops here.
+	 */
+	if (conn->sig.state != ETHEREAL_CONN_UP)
+		return;
+	ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
 	ethereal_sig_send_down(conn, &r);
 }
 

@@ -78,7 +78,7 @@ u64 ethereal_dev_speed(const struct net_device *dev)
 	if (__ethtool_get_link_ksettings((struct net_device *)dev, &ks) ||
 	    ks.base.speed == SPEED_UNKNOWN || !ks.base.speed)
 		return 0;
-	return (u64)ks.base.speed * 1000000;
+	return min_t(u64, (u64)ks.base.speed * 1000000, ETHEREAL_RATE_MAX);
 }
 
 /* The port's link rate: its qdisc's when it has ours, else the device's. */
@@ -123,6 +123,7 @@ int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 	xa_init(&port->in_conns);
 	xa_init_flags(&port->out_conns, XA_FLAGS_ALLOC);
 	port->out_next = ETHEREAL_ID_MIN;
+	port->out_freed = get_state_synchronize_rcu();
 	ratelimit_state_init(&port->sig_rl, HZ / 10, 1);
 	ratelimit_set_flags(&port->sig_rl, RATELIMIT_MSG_ON_RELEASE);
 	ethereal_port_set_role(port, ETHEREAL_PORT_PERIPHERAL);
@@ -141,7 +142,7 @@ int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 	netdev_hold(dev, &port->dev_tracker, GFP_KERNEL);
 	list_add_tail(&port->node, &sw->ports);
 	sw->n_ports++;
-	sw->gen++;
+	ethereal_switch_changed(sw);
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_PORT]);
 	ethereal_sched_bind(port);
 	return 0;
@@ -176,7 +177,7 @@ void ethereal_port_remove(struct ethereal_port *port)
 	nf_unregister_net_hook(dev_net(port->dev), &port->hook);
 	list_del(&port->node);
 	sw->n_ports--;
-	sw->gen++;
+	ethereal_switch_changed(sw);
 	call_rcu(&port->rcu, ethereal_port_free_rcu);
 }
 
@@ -205,6 +206,7 @@ int ethereal_switch_attach(struct net *net, struct net_device *br,
 	sw->br = br;
 	netdev_hold(br, &sw->br_tracker, GFP_KERNEL);
 	list_add_tail(&sw->node, &ethereal_pernet(net)->switches);
+	ethereal_switch_changed(sw);
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_SWITCH]);
 
 	netdev_for_each_lower_dev(br, dev, iter) {
@@ -217,6 +219,13 @@ int ethereal_switch_attach(struct net *net, struct net_device *br,
 	}
 	netdev_info(br, "attached as EtheReal switch, %u ports\n", sw->n_ports);
 	return 0;
+}
+
+/* For dumps: something of SW's changed. A bridge never changes netns. */
+void ethereal_switch_changed(struct ethereal_switch *sw)
+{
+	ASSERT_RTNL();
+	ethereal_pernet(dev_net(sw->br))->gen++;
 }
 
 static void ethereal_switch_free_rcu(struct rcu_head *head)
@@ -237,6 +246,7 @@ void ethereal_switch_detach(struct ethereal_switch *sw)
 	list_for_each_entry_safe(port, tmp, &sw->ports, node)
 		ethereal_port_remove(port);
 	list_del(&sw->node);
+	ethereal_switch_changed(sw);
 	netdev_info(sw->br, "detached\n");
 	/* Hooks still running on its ports may read it (port->sw). */
 	call_rcu(&sw->rcu, ethereal_switch_free_rcu);

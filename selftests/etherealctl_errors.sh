@@ -24,7 +24,7 @@ expect() {
 
 CONN="out swp2 lladdr 02:e7:00:00:00:02 rate 1mbit"
 
-ktap_begin 30
+ktap_begin 32
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ethereal_unload
 expect "module not loaded" 1 "the ethereal module is not loaded" -- show
@@ -46,8 +46,12 @@ expect "ID in the control range" 2 "id 00:05 is reserved (00:00 to 00:0a are con
 expect "ID ff:ff" 2 "broadcast" -- conn add dev swp1 id ff:ff $CONN
 expect "output ID reserved" 2 "outid 0x0001 is reserved" -- \
 	conn add dev swp1 id 03:09 out swp2 outid 0x0001 rate 1mbit
-expect "zero rate" 2 "rate must be greater than 0" -- \
+expect "zero rate" 2 "rate must be from 1kbit to 10tbit" -- \
 	conn add dev swp1 id 03:09 out swp2 outid 07:78 rate 0
+expect "rate below 1kbit" 2 "rate must be from 1kbit to 10tbit" -- \
+	conn add dev swp1 id 03:09 out swp2 outid 07:78 rate 999bit
+expect "rate above 10tbit" 2 "rate must be from 1kbit to 10tbit" -- \
+	conn add dev swp1 id 03:09 out swp2 outid 07:78 rate 11tbit
 expect "rate not a rate" 2 "rate 'fast' is not a rate" -- \
 	conn add dev swp1 id 03:09 out swp2 outid 07:78 rate fast
 expect "rate above the port's" 1 "Rate exceeds the output port's link rate" -- \

@@ -34,7 +34,7 @@ stop_load() {
 }
 defer stop_load
 
-ktap_begin 9
+ktap_begin 10
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2,h3" || ktap_skip_all "cannot build topology"
 host_proxy h1 03:09
@@ -71,6 +71,17 @@ ktap_result "attached again: the qdisc takes the connections" "$([ "$(classes)" 
 out=$(rmmod ethereal 2>&1)
 ktap_result "the module stays while its qdisc exists" \
 	"$(lsmod | grep -q '^ethereal '; echo $?)" "$out"
+
+# Idle cycles are no overruns: 2 s idle is 200 cycles of 10 ms.
+stop_load
+overruns() { on sw1 tc -s qdisc show dev swp2 | grep -o 'overruns [0-9]*' | cut -d' ' -f2; }
+on sw1 tc qdisc replace dev swp2 root handle 4: ethereal rate 10mbit mode cyclic
+on h1 udpprobe send "$(proxy_ip 03:09)" 5000 5 200 100kbit >/dev/null 2>&1
+sleep 2
+on h1 udpprobe send "$(proxy_ip 03:09)" 5000 5 200 100kbit >/dev/null 2>&1
+n=$(overruns)
+ktap_result "cyclic: 2 s idle between frames counts no overruns" \
+	"$([ -n "$n" ] && [ "$n" -lt 50 ]; echo $?)" "overruns: $n"
 
 on sw1 ip link del swp2
 ktap_result "port deleted with its qdisc: connections gone" \

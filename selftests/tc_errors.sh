@@ -24,13 +24,14 @@ expect() {
 
 Q="qdisc add dev swp2 root handle 1: ethereal"
 
-ktap_begin 19
+ktap_begin 21
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
 
 expect "rate not a rate" 'rate "fast": not a rate' -- $Q rate fast
-expect "rate zero" 'rate "0": must be more than 0' -- $Q rate 0
+expect "rate zero" 'rate "0": must be from 1kbit to 10Tbit' -- $Q rate 0
+expect "rate above 10Tbit" 'rate "11tbit": must be from 1kbit to 10Tbit' -- $Q rate 11tbit
 expect "cycle too short" 'cycle "10us": must be from 100us to 1s' -- $Q cycle 10us
 expect "cycle not a time" 'cycle "soon": not a time' -- $Q cycle soon
 expect "rt-limit over 100%" 'rt-limit "150%": must be a percentage, 0 to 100' -- $Q rt-limit 150%
@@ -39,7 +40,8 @@ expect "be-limit below a frame" 'be-limit "1000": must hold a full frame' -- $Q 
 expect "discard window too long" 'discard-window "1min"' -- $Q discard-window 1min
 expect "unknown option" 'unknown option "speed"' -- $Q speed 10
 expect "rt-buffer below a frame" 'rt-buffer "1000": must hold a full frame' -- $Q rt-buffer 1000
-expect "max-conns zero" 'max-conns "0": must be a number, at least 1' -- $Q max-conns 0
+expect "max-conns zero" 'max-conns "0": must be a number from 1 to 65524' -- $Q max-conns 0
+expect "max-conns above the IDs" 'max-conns "65525": must be a number from 1 to 65524' -- $Q max-conns 65525
 on sw1 ip link add dummy0 type dummy
 expect "no rate, device without a speed" "The device reports no speed: give a rate" -- \
 	qdisc add dev dummy0 root ethereal

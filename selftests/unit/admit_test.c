@@ -11,6 +11,8 @@ TEST(transmission_time)
 	EXPECT_EQ(1000000001ULL, ethereal_tx_ns(1, 8));
 	/* 64 KiB at 1 bit/s, no overflow */
 	EXPECT_EQ(524288000000001ULL, ethereal_tx_ns(65536, 1));
+	/* 4 GiB at 1 kbit/s */
+	EXPECT_EQ(34359738360000001ULL, ethereal_tx_ns(UINT32_MAX, 1000));
 }
 
 TEST(bytes_per_interval)
@@ -52,6 +54,55 @@ TEST(residual_for_preemptive_discard)
 	EXPECT_EQ(437500ULL, ethereal_residual_bytes(100000000, 30000000, 50000000));
 	EXPECT_EQ(0ULL, ethereal_residual_bytes(100000000, 100000000, 50000000));
 	EXPECT_EQ(0ULL, ethereal_residual_bytes(100000000, 200000000, 50000000));
+}
+
+/*
+ * Whatever a user passes, no helper faults (a quotient past 64 bits is a
+ * divide error on x86-64, and kshim.h aborts like it): results saturate.
+ * Found with tc ... ethereal rate 2^64-1 discard-window 10s.
+ */
+static const u64 edges[] = {
+	0, 1, 7, 8, 1000, UINT32_MAX, UINT32_MAX + 1ULL, 1ULL << 63,
+	UINT64_MAX - 1, UINT64_MAX,
+};
+
+TEST(edge_values_never_fault)
+{
+	size_t i, j;
+
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+		for (j = 0; j < sizeof(edges) / sizeof(edges[0]); j++) {
+			u64 a = edges[i], b = edges[j];
+
+			ethereal_tx_ns(a, b);
+			ethereal_bytes_in(a, b);
+			ethereal_rt_capacity(a, (u32)b);
+			ethereal_admits(a, 100, b, a);
+			ethereal_be_limit_default(a, b);
+			ethereal_burst_default(a, (u32)b);
+			ethereal_residual_bytes(a, b, a);
+			ethereal_residual_bytes(a, 0, b);
+		}
+	}
+	/* 10 s of 2^64-1 bit/s, and a frame at 0 bit/s: saturated */
+	EXPECT_EQ(UINT64_MAX, ethereal_residual_bytes(UINT64_MAX, 0, 10000000000ULL));
+	EXPECT_EQ(UINT64_MAX, ethereal_tx_ns(1514, 0));
+	EXPECT_EQ(UINT64_MAX, ethereal_tx_ns(UINT32_MAX, 1));
+	/* inside the bounds, exact: 10 s at the largest rate */
+	EXPECT_EQ(ETHEREAL_RATE_MAX / 8 * 10,
+		  ethereal_bytes_in(ETHEREAL_RATE_MAX, 10000000000ULL));
+	/* the largest burst at the smallest rate still fits in 64 bits */
+	EXPECT_GT(UINT64_MAX / 4, ethereal_tx_ns(UINT32_MAX, ETHEREAL_RATE_MIN));
+}
+
+TEST(rate_bounds)
+{
+	EXPECT_FALSE(ethereal_rate_valid(0));
+	EXPECT_FALSE(ethereal_rate_valid(ETHEREAL_RATE_MIN - 1));
+	EXPECT_TRUE(ethereal_rate_valid(ETHEREAL_RATE_MIN));
+	EXPECT_TRUE(ethereal_rate_valid(ETHEREAL_RATE_MAX));
+	EXPECT_FALSE(ethereal_rate_valid(ETHEREAL_RATE_MAX + 1));
+	EXPECT_FALSE(ethereal_rate_valid(UINT64_MAX));
 }
 
 TEST_HARNESS_MAIN

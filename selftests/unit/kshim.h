@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef uint64_t u64;
@@ -19,9 +20,22 @@ typedef uint32_t u32;
 #define BITS_PER_LONG (8 * sizeof(long))
 #define BIT(n) (1UL << (n))
 
+/* x86-64's divq raises #DE when the quotient does not fit: so does this. */
 static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 {
-	return (u64)((unsigned __int128)a * b / c);
+	unsigned __int128 q;
+
+	if (!c)
+		abort();
+	q = (unsigned __int128)a * b / c;
+	if (q > U64_MAX)
+		abort();
+	return (u64)q;
+}
+
+static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * b) >> shift);
 }
 
 #define container_of(ptr, type, member) \

@@ -39,6 +39,20 @@
 #define ETHEREAL_MAX_PKT_MIN		60
 #define ETHEREAL_MAX_PKT_MAX		65535
 
+/*
+ * Rates, bit/s, of a reservation and of a port (tc ... ethereal rate):
+ * 1 kbit/s to 10 Tbit/s. The bounds keep the scheduler's arithmetic
+ * (a burst in ns at the rate, 10 s of the rate in bytes) within 64 bits.
+ */
+#define ETHEREAL_RATE_MIN		1000ULL
+#define ETHEREAL_RATE_MAX		10000000000000ULL
+
+/* Bounds of the qdisc's other numbers (tc ... ethereal, TCA_ETHEREAL_*). */
+#define ETHEREAL_CYCLE_MIN_NS		100000ULL	/* 100 us */
+#define ETHEREAL_CYCLE_MAX_NS		1000000000ULL	/* 1 s */
+#define ETHEREAL_DISCARD_MAX_NS		10000000000ULL	/* 10 s */
+#define ETHEREAL_MAX_CONNS_MAX		(ETHEREAL_ID_MAX - ETHEREAL_ID_MIN + 1)
+
 enum ethereal_port_role {
 	ETHEREAL_PORT_PERIPHERAL,	/* link to a host */
 	ETHEREAL_PORT_TRUNK,		/* link to another switch */
