@@ -245,6 +245,7 @@ struct ethereal_net {
 };
 
 struct ethereal_net *ethereal_pernet(struct net *net);
+extern struct netlink_range_validation ethereal_rate_range;
 void ethereal_switch_changed(struct ethereal_switch *sw);
 
 /* Live objects, checked at unload: Debian's kernel has no kmemleak. */

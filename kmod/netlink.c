@@ -25,7 +25,8 @@ static struct netlink_range_validation ethereal_max_pkt_range __ro_after_init = 
 	.max = ETHEREAL_MAX_PKT_MAX,
 };
 
-static struct netlink_range_validation ethereal_rate_range __ro_after_init = {
+/* Connections' and the qdisc's (sch_ethereal.c) rates. */
+struct netlink_range_validation ethereal_rate_range __ro_after_init = {
 	.min = ETHEREAL_RATE_MIN,
 	.max = ETHEREAL_RATE_MAX,
 };

@@ -682,11 +682,6 @@ void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *c
 /* Configuration */
 
 /* Not const: the 6.1 policy macros take a non-const pointer. */
-static struct netlink_range_validation ethereal_sched_rate_range __ro_after_init = {
-	.min = ETHEREAL_RATE_MIN,
-	.max = ETHEREAL_RATE_MAX,
-};
-
 static struct netlink_range_validation ethereal_cycle_range __ro_after_init = {
 	.min = ETHEREAL_CYCLE_MIN_NS,
 	.max = ETHEREAL_CYCLE_MAX_NS,
@@ -703,7 +698,7 @@ static struct netlink_range_validation ethereal_max_conns_range __ro_after_init 
 
 /* Every number bounded here, before any arithmetic sees it. */
 static const struct nla_policy ethereal_policy[TCA_ETHEREAL_MAX + 1] = {
-	[TCA_ETHEREAL_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_sched_rate_range),
+	[TCA_ETHEREAL_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_rate_range),
 	[TCA_ETHEREAL_CYCLE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_cycle_range),
 	[TCA_ETHEREAL_RT_LIMIT] = NLA_POLICY_MAX(NLA_U32, 100),
 	[TCA_ETHEREAL_MODE] = NLA_POLICY_MAX(NLA_U8, ETHEREAL_MODE_MAX),
