@@ -43,6 +43,7 @@ static struct ethereal_neigh *ethereal_neigh_find(struct ethereal_switch *sw, __
 
 	hlist_for_each_entry_rcu(n, ethereal_neigh_head(sw, ip), node,
 				 lockdep_is_held(&sw->sig.neigh_lock))
+		/* Acquire: a reused entry's MAC is written before its IP. */
 		if (smp_load_acquire(&n->ip) == ip)
 			return n;
 	return NULL;
