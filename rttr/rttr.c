@@ -279,11 +279,15 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	r->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	/*
 	 * Never fragment: each fragment's headers would leave unaccounted,
-	 * and a datagram over the MTU fails with EMSGSIZE instead.
+	 * and a datagram over the MTU fails with EMSGSIZE instead. And a
+	 * datagram the host's own queue (its NIC's qdisc) drops fails with
+	 * ENOBUFS, for the caller to send again: UDP drops it silently
+	 * without IP_RECVERR.
 	 */
 	if (r->fd < 0 ||
 	    setsockopt(r->fd, IPPROTO_IP, IP_MTU_DISCOVER, &(int){ IP_PMTUDISC_DO },
 		       sizeof(int)) ||
+	    setsockopt(r->fd, IPPROTO_IP, IP_RECVERR, &(int){ 1 }, sizeof(int)) ||
 	    connect(r->fd, (struct sockaddr *)&sin, sizeof(sin))) {
 		fail(errno, "UDP socket to %s:%u: %s", r->proxy, qos->dport,
 		     strerror(errno));

@@ -31,6 +31,15 @@ conn() {
 # queue_drops PORT ID: frames of that connection its queue on swp2 refused
 queue_drops() { conn_stat sw1 "$1" "$2" drop_queue; }
 
+# lost_where FLOW PORT: how many of the flow's frames went missing, and
+# the counters of every place on its way to h2 that drops.
+lost_where() {
+	local src=h${2#swp}
+	echo "$1: sent $(field sent "$(flow_tx "$1")"), received $(field received "$(flow_rx "$1")")," \
+		"its socket dropped $(field sock_drops "$(flow_rx "$1")"), its queue dropped" \
+		"$(queue_drops "$2" 03:09); $(path_drops "$src" sw1 "$2" swp2 h2)"
+}
+
 fig4() { # mode
 	local m=$1 rt be1 be2 sent rcvd
 	ports_qdisc sw1 10mbit mode "$m"
@@ -50,7 +59,8 @@ fig4() { # mode
 		"$([ "$rcvd" -lt "$sent" ]; echo $?)"
 	ktap_result "$m, Fig. 4: the 50% connection lost nothing and got its 5 Mbit/s within 1%" \
 		"$([ "$(field received "$rt")" = "$(field sent "$(flow_tx rt)")" ] &&
-		   within "$(field rate_bps "$rt")" $((LINK / 2)) 1; echo $?)"
+		   within "$(field rate_bps "$rt")" $((LINK / 2)) 1; echo $?)" \
+		"$(lost_where rt swp1)"
 	ctl sw1 conn del dev swp1 id 03:09
 }
 
@@ -67,7 +77,8 @@ overload() { # mode
 		"$(senders_ok rt be1 be2 >/dev/null; echo $?)" "$(senders_ok rt be1 be2)"
 	ktap_result "$m, 200% load: no conforming real-time frame lost" \
 		"$([ "$(field received "$rt")" = "$(field sent "$(flow_tx rt)")" ] &&
-		   within "$(field rate_bps "$rt")" $((LINK / 2)) 1; echo $?)"
+		   within "$(field rate_bps "$rt")" $((LINK / 2)) 1; echo $?)" \
+		"$(lost_where rt swp1)"
 	ctl sw1 conn del dev swp1 id 03:09
 }
 
@@ -87,7 +98,8 @@ isolation() { # mode
 	ktap_result "$m, isolation: the conforming connection lost nothing, 3 Mbit/s within 1%" \
 		"$([ "$(field received "$b")" = "$(field sent "$(flow_tx b)")" ] &&
 		   within "$(field rate_bps "$b")" $((LINK * 3 / 10)) 1 &&
-		   [ "$(queue_drops swp3 03:09)" = 0 ]; echo $?)"
+		   [ "$(queue_drops swp3 03:09)" = 0 ]; echo $?)" \
+		"$(lost_where b swp3)"
 	ktap_result "$m, isolation: the greedy one got its 2 Mbit/s, its excess dropped in its queue" \
 		"$(within "$(field rate_bps "$a")" $((LINK / 5)) 2 &&
 		   [ "$(queue_drops swp1 03:09)" = \

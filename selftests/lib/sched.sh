@@ -80,3 +80,26 @@ senders_ok() {
 		}
 	done
 }
+
+# Where frames of a flow were lost, for a failure's message:
+# path_drops FROM SW IN OUT TO: drops (tx/rx) of each link of the path
+# FROM:eth0 -> SW:IN ... SW:OUT -> TO:eth0, the output port's qdisc drops,
+# UDP receive-buffer errors at TO, and the CPUs' backlog drops.
+_link_drops() {
+	ip -n "$(ns_of "$1")" -s -j link show dev "$2" |
+		jq -r '.[0].stats64 | "\(.tx.dropped)/\(.rx.dropped)"'
+}
+softnet_drops() {
+	local s=0 a b
+	while read -r a b _; do s=$((s + 0x$b)); done </proc/net/softnet_stat
+	echo "$s"
+}
+path_drops() {
+	local from=$1 sw=$2 in=$3 out=$4 to=$5
+	echo "drops tx/rx: $from:eth0 $(_link_drops "$from" eth0)," \
+		"$sw:$in $(_link_drops "$sw" "$in"), $sw:$out $(_link_drops "$sw" "$out")," \
+		"$to:eth0 $(_link_drops "$to" eth0);" \
+		"$sw:$out qdisc $(on "$sw" tc -s -j qdisc show dev "$out" | jq '[.[].drops] | add');" \
+		"$to UdpRcvbufErrors $(on "$to" nstat -asz UdpRcvbufErrors | awk '/UdpRcvbufErrors/ { print $2 }');" \
+		"softnet $(softnet_drops)"
+}
