@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The setup state machine of a switch (Sections 2.2 and 2.3 of the
+ * paper): a SETUP admitted on its output port and installed with a fresh
+ * ID there, then answered (last switch) or forwarded and PENDING until the
+ * switch downstream answers; ACCEPT, REJECT, TEARDOWN and REFRESH for the
+ * connections it has. A setup whose receiver is not known yet waits for
+ * its ARP answer. All under RTNL, from the work item of signal.c.
+ */
+#include <linux/jiffies.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+
+#include "admit.h"
+#include "sig.h"
+
+/* Connections */
+
+static void ethereal_sig_time_add(struct ethereal_sig_time *t, u64 arrival)
+{
+	u64 d = ktime_get_ns() - arrival;
+
+	t->n++;
+	t->sum += d;
+	t->max = max(t->max, d);
+}
+
+/* Called by ethereal_conn_del() for every signaled connection. */
+void ethereal_sig_conn_gone(struct ethereal_conn *conn)
+{
+	struct ethereal_switch *sw = conn->in->sw;
+
+	ASSERT_RTNL();
+	list_del(&conn->sig.node);
+	if (conn->sig.state == ETHEREAL_CONN_PENDING)
+		sw->sig.n_pending--;
+	else
+		ethereal_sig_count(sw, ETHEREAL_SIGC_TEARDOWNS);
+}
+
+/*
+ * Tear a signaled connection down here and tell both neighbours: the
+ * switch downstream, and the source (through the switches upstream).
+ */
+void ethereal_sig_conn_teardown(struct ethereal_conn *conn, u16 reason)
+{
+	struct ethereal_sig_msg m;
+
+	ASSERT_RTNL();
+	ethereal_sig_teardown_msg(&m, reason, false);
+	ethereal_sig_send_down(conn, &m);
+	if (conn->sig.state == ETHEREAL_CONN_PENDING) {
+		struct ethereal_sig_msg req = { .conn_id = conn->in_id,
+						.cookie = conn->sig.cookie };
+
+		ethereal_sig_reject(conn->in, conn->sig.has_peer ? &conn->sig.peer : NULL,
+				    &req, reason, conn->sig.hop);
+	} else {
+		ethereal_sig_teardown_msg(&m, reason, true);
+		ethereal_sig_send_up(conn, &m);
+	}
+	ethereal_conn_del(conn);
+}
+
+/*
+ * A connection's next deadline, IN jiffies from now. The switch keeps a
+ * bound below every deadline, so that the work item looks at its
+ * connections only when one may be due, not on every tick.
+ */
+static void ethereal_sig_deadline(struct ethereal_conn *conn, unsigned long in)
+{
+	struct ethereal_sig *sig = &conn->in->sw->sig;
+
+	conn->sig.deadline = jiffies + in;
+	if (time_before(conn->sig.deadline, sig->next_deadline))
+		sig->next_deadline = conn->sig.deadline;
+}
+
+static u16 ethereal_sig_reason(int err)
+{
+	switch (err) {
+	case -ENOSPC:
+		return ETHEREAL_SIG_R_BANDWIDTH;
+	case -ENOBUFS:
+		return ETHEREAL_SIG_R_BUFFER;
+	case -EMLINK:
+		return ETHEREAL_SIG_R_CONNS;
+	case -EBUSY:
+		return ETHEREAL_SIG_R_NO_ID;
+	case -ENOMEM:
+		return ETHEREAL_SIG_R_NO_MEMORY;
+	default:
+		return ETHEREAL_SIG_R_INVALID;
+	}
+}
+
+/*
+ * Where the receiver is: its MAC from the neighbour cache, its port from
+ * the bridge's FDB. -EAGAIN: ask ARP first.
+ */
+static int ethereal_sig_route(struct ethereal_switch *sw, __be32 daddr,
+			      struct ethereal_port **out, u8 *mac)
+{
+	struct net_device *dev;
+
+	if (!ethereal_neigh_lookup(sw, daddr, mac))
+		return -EAGAIN;
+	dev = br_fdb_find_port(sw->br, mac, 0);
+	if (!dev)
+		return -EAGAIN;
+	*out = ethereal_port_find(dev_net(dev), dev);
+	return *out && (*out)->sw == sw ? 0 : -ENOENT;
+}
+
+/* Admit and install a setup whose route is known, then answer or forward. */
+static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port *out,
+				 const u8 *mac, const struct ethereal_sig_msg *req,
+				 const struct ethereal_sig_peer *peer, u8 hop,
+				 u64 arrival, bool missed)
+{
+	struct ethereal_switch *sw = in->sw;
+	struct ethereal_conn_cfg cfg = {
+		.in = in,
+		.out = out,
+		.in_id = req->conn_id,
+		.to_host = out->role == ETHEREAL_PORT_PERIPHERAL,
+		.swap = !!peer,
+		.origin = ETHEREAL_ORIGIN_SIGNALED,
+		.daddr = req->daddr,
+		.rate = req->rate,
+		.burst = req->burst,
+		.max_pkt = req->max_pkt,
+	};
+	struct ethereal_sig_msg m = *req;
+	struct ethereal_conn *conn;
+
+	if (out == in || READ_ONCE(out->stp_state) != BR_STATE_FORWARDING ||
+	    !netif_running(out->dev) || !netif_carrier_ok(out->dev)) {
+		ethereal_sig_reject(in, peer, req, ETHEREAL_SIG_R_NO_ROUTE, hop);
+		return;
+	}
+	if (cfg.to_host)
+		ether_addr_copy(cfg.out_mac, mac);
+	conn = ethereal_conn_add(&cfg, NULL);
+	if (IS_ERR(conn)) {
+		u16 reason = ethereal_sig_reason(PTR_ERR(conn));
+
+		/* -EBUSY is either ID: the input's taken while this waited for ARP. */
+		if (PTR_ERR(conn) == -EBUSY && xa_load(&in->in_conns, req->conn_id))
+			reason = ETHEREAL_SIG_R_ID_IN_USE;
+		ethereal_sig_reject(in, peer, req, reason, hop);
+		return;
+	}
+	conn->sig.cookie = req->cookie;
+	conn->sig.hop = hop;
+	conn->sig.has_peer = !!peer;
+	if (peer)
+		conn->sig.peer = *peer;
+	conn->sig.lifetime_ms = sw->sig.lifetime_ms;
+	list_add_tail(&conn->sig.node, &sw->sig.conns);
+	ethereal_sig_time_add(missed ? &sw->sig.t_miss : &sw->sig.t_hit, arrival);
+
+	if (cfg.to_host) {
+		/* The last switch: the connection is complete. */
+		conn->sig.state = ETHEREAL_CONN_UP;
+		ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
+		memset(&m, 0, sizeof(m));
+		m.type = ETHEREAL_SIG_ACCEPT;
+		m.hops = hop;
+		m.lifetime = conn->sig.lifetime_ms;
+		m.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) |
+			    ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME);
+		ethereal_sig_count(sw, ETHEREAL_SIGC_ACCEPTED);
+		ethereal_sig_send_up(conn, &m);
+		return;
+	}
+	conn->sig.state = ETHEREAL_CONN_PENDING;
+	ethereal_sig_deadline(conn, ETHEREAL_SIG_ANSWER_TIMEOUT);
+	sw->sig.n_pending++;
+	m.hop = hop;
+	m.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP);
+	ethereal_sig_send_down(conn, &m);
+}
+
+void ethereal_sig_wait_free(struct ethereal_switch *sw, struct ethereal_sig_wait *w)
+{
+	list_del(&w->node);
+	sw->sig.n_pending--;
+	WRITE_ONCE(sw->sig.n_waiting, sw->sig.n_waiting - 1);
+	kfree(w);
+}
+
+/* Setups waiting for ARP: routed when the answer came, failed when late. */
+void ethereal_sig_waiting(struct ethereal_switch *sw)
+{
+	struct ethereal_sig_wait *w, *tmp;
+	struct ethereal_port *out;
+	u8 mac[ETH_ALEN];
+
+	list_for_each_entry_safe(w, tmp, &sw->sig.waiting, node) {
+		if (!ethereal_sig_route(sw, w->m.daddr, &out, mac)) {
+			ethereal_sig_install(w->in, out, mac, &w->m,
+					     w->has_peer ? &w->peer : NULL, w->hop,
+					     w->arrival, true);
+		} else if (time_after_eq(jiffies, w->deadline)) {
+			ethereal_sig_reject(w->in, w->has_peer ? &w->peer : NULL, &w->m,
+					    ETHEREAL_SIG_R_NO_ROUTE, w->hop);
+		} else {
+			if (time_after_eq(jiffies, w->next_probe)) {
+				ethereal_neigh_probe(sw, w->m.daddr, w->in);
+				w->next_probe = jiffies + ETHEREAL_SIG_ARP_RETRY;
+			}
+			continue;
+		}
+		ethereal_sig_wait_free(sw, w);
+	}
+}
+
+/* Messages */
+
+/*
+ * A host may speak only for itself: its MAC and IPv4 address must be the
+ * ones the switch learned on that port, from its ARP and the bridge's FDB.
+ */
+bool ethereal_sig_from_host(const struct ethereal_sig_rxinfo *rx)
+{
+	struct ethereal_switch *sw = rx->port->sw;
+	u8 mac[ETH_ALEN];
+
+	return ethereal_neigh_lookup(sw, rx->from.ip, mac) &&
+	       ether_addr_equal(mac, rx->from.mac) &&
+	       br_fdb_find_port(sw->br, rx->from.mac, 0) == rx->port->dev;
+}
+
+static bool ethereal_sig_setup_valid(const struct ethereal_sig_msg *m)
+{
+	return m->conn_id >= ETHEREAL_ID_MIN && m->conn_id <= ETHEREAL_ID_MAX &&
+	       ethereal_rate_valid(m->rate) && m->max_pkt >= ETHEREAL_MAX_PKT_MIN &&
+	       m->max_pkt <= ETHEREAL_MAX_PKT_MAX && m->burst >= m->max_pkt &&
+	       m->daddr && m->hop < U8_MAX;
+}
+
+void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
+			const struct ethereal_sig_msg *m)
+{
+	struct ethereal_port *in = rx->port;
+	struct ethereal_switch *sw = in->sw;
+	const struct ethereal_sig_peer *peer = NULL;
+	struct ethereal_sig_wait *w;
+	struct ethereal_port *out;
+	struct ethereal_conn *conn;
+	u8 mac[ETH_ALEN];
+	u8 hop = 1;
+	int err;
+
+	if (in->role == ETHEREAL_PORT_PERIPHERAL)
+		peer = &rx->from;	/* first switch: Swap, answers to the host */
+	else if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP))
+		hop = m->hop + 1;
+	if (!ethereal_sig_setup_valid(m)) {
+		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_INVALID, hop);
+		return;
+	}
+	conn = xa_load(&in->in_conns, m->conn_id);
+	if (conn) {
+		/* A retransmission: answer again if it is complete. */
+		if (conn->origin == ETHEREAL_ORIGIN_SIGNALED && conn->sig.cookie == m->cookie) {
+			if (conn->sig.state == ETHEREAL_CONN_UP) {
+				struct ethereal_sig_msg a = {
+					.type = ETHEREAL_SIG_ACCEPT,
+					.hops = hop,
+					.lifetime = conn->sig.lifetime_ms,
+					.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) |
+						   ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME),
+				};
+
+				ethereal_sig_send_up(conn, &a);
+			}
+			return;
+		}
+		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_ID_IN_USE, hop);
+		return;
+	}
+	list_for_each_entry(w, &sw->sig.waiting, node)
+		if (w->in == in && w->m.conn_id == m->conn_id)
+			return;		/* already waiting for ARP */
+	if (sw->sig.n_pending >= ETHEREAL_SIG_PENDING_MAX) {
+		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_BUSY, hop);
+		return;
+	}
+
+	err = ethereal_sig_route(sw, m->daddr, &out, mac);
+	if (!err) {
+		ethereal_sig_count(sw, ETHEREAL_SIGC_ARP_HITS);
+		ethereal_sig_install(in, out, mac, m, peer, hop, rx->arrival, false);
+		return;
+	}
+	if (err != -EAGAIN) {
+		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_NO_ROUTE, hop);
+		return;
+	}
+	/* Miss: ask, and wait a bounded time for the answer. */
+	ethereal_sig_count(sw, ETHEREAL_SIGC_ARP_MISSES);
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w) {
+		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_NO_MEMORY, hop);
+		return;
+	}
+	w->in = in;
+	w->m = *m;
+	w->has_peer = !!peer;
+	if (peer)
+		w->peer = *peer;
+	w->hop = hop;
+	w->arrival = rx->arrival;
+	w->deadline = jiffies + ETHEREAL_SIG_ARP_TIMEOUT;
+	w->next_probe = jiffies + ETHEREAL_SIG_ARP_RETRY;
+	list_add_tail(&w->node, &sw->sig.waiting);
+	sw->sig.n_pending++;
+	WRITE_ONCE(sw->sig.n_waiting, sw->sig.n_waiting + 1);
+	ethereal_neigh_probe(sw, m->daddr, in);
+}
+
+/* The connection an answer from downstream is about. */
+static struct ethereal_conn *ethereal_sig_downstream_conn(const struct ethereal_sig_rxinfo *rx,
+							  const struct ethereal_sig_msg *m)
+{
+	struct ethereal_conn *conn;
+
+	if (rx->port->role != ETHEREAL_PORT_TRUNK)
+		return NULL;
+	conn = xa_load(&rx->port->out_conns, m->conn_id);
+	if (!conn || conn->origin != ETHEREAL_ORIGIN_SIGNALED || conn->sig.cookie != m->cookie)
+		return NULL;
+	return conn;
+}
+
+/*
+ * The connection a message from upstream is about. A host speaks only for
+ * its own: the MAC and address its setup came from. That, rather than the
+ * FDB, which the host's refreshes alone would let age out, is the check.
+ */
+static struct ethereal_conn *ethereal_sig_upstream_conn(const struct ethereal_sig_rxinfo *rx,
+							const struct ethereal_sig_msg *m)
+{
+	struct ethereal_conn *conn = xa_load(&rx->port->in_conns, m->conn_id);
+
+	if (!conn || conn->origin != ETHEREAL_ORIGIN_SIGNALED)
+		return NULL;
+	if (conn->sig.has_peer && (conn->sig.peer.ip != rx->from.ip ||
+				   !ether_addr_equal(conn->sig.peer.mac, rx->from.mac))) {
+		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_SPOOFED);
+		return ERR_PTR(-EPERM);
+	}
+	return conn;
+}
+
+void ethereal_sig_accept(const struct ethereal_sig_rxinfo *rx,
+			 const struct ethereal_sig_msg *m)
+{
+	struct ethereal_conn *conn = ethereal_sig_downstream_conn(rx, m);
+	struct ethereal_sig_msg a = *m;
+
+	if (!conn || conn->sig.state != ETHEREAL_CONN_PENDING) {
+		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_UNEXPECTED);
+		return;
+	}
+	conn->sig.state = ETHEREAL_CONN_UP;
+	rx->port->sw->sig.n_pending--;
+	/* The path lives as long as its shortest-lived switch. */
+	if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) && m->lifetime &&
+	    m->lifetime < conn->sig.lifetime_ms)
+		conn->sig.lifetime_ms = m->lifetime;
+	ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
+	a.lifetime = conn->sig.lifetime_ms;
+	a.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME);
+	ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_ACCEPTED);
+	ethereal_sig_send_up(conn, &a);
+}
+
+void ethereal_sig_rejected(const struct ethereal_sig_rxinfo *rx,
+			   const struct ethereal_sig_msg *m)
+{
+	struct ethereal_conn *conn = ethereal_sig_downstream_conn(rx, m);
+	struct ethereal_sig_msg r = *m;
+
+	if (!conn || conn->sig.state != ETHEREAL_CONN_PENDING) {
+		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_UNEXPECTED);
+		return;
+	}
+	ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_REJECTED);
+	ethereal_sig_send_up(conn, &r);
+	ethereal_conn_del(conn);
+}
+
+void ethereal_sig_teardown(const struct ethereal_sig_rxinfo *rx,
+			   const struct ethereal_sig_msg *m)
+{
+	bool reverse = m->flags & ETHEREAL_SIG_F_REVERSE;
+	struct ethereal_conn *conn;
+	struct ethereal_sig_msg t;
+
+	conn = reverse ? ethereal_sig_downstream_conn(rx, m) : ethereal_sig_upstream_conn(rx, m);
+	if (IS_ERR(conn))
+		return;
+	if (!conn) {
+		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_UNEXPECTED);
+		return;
+	}
+	ethereal_sig_teardown_msg(&t, m->reason, reverse);
+	if (reverse)
+		ethereal_sig_send_up(conn, &t);
+	else
+		ethereal_sig_send_down(conn, &t);
+	ethereal_conn_del(conn);
+}
+
+void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx,
+			  const struct ethereal_sig_msg *m)
+{
+	struct ethereal_conn *conn = ethereal_sig_upstream_conn(rx, m);
+	struct ethereal_sig_msg r = *m;
+
+	if (IS_ERR(conn))
+		return;
+	if (!conn) {
+		/* Gone (expired, say): tell the sender, so that it knows. */
+		struct ethereal_sig_msg t;
+
+		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_UNEXPECTED);
+		ethereal_sig_teardown_msg(&t, ETHEREAL_SIG_R_EXPIRED, true);
+		t.conn_id = m->conn_id;
+		t.cookie = m->cookie;
+		ethereal_sig_send(rx->port, rx->port->role == ETHEREAL_PORT_PERIPHERAL ?
+				  &rx->from : NULL, &t);
+		return;
+	}
+	/*
+	 * A pending connection's setup is still on its way downstream, where a
+	 * switch waiting for ARP does not know it yet and would answer this
+	 * with a TEARDOWN: the refresh stops here.
+	 */
+	if (conn->sig.state != ETHEREAL_CONN_UP)
+		return;
+	ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
+	ethereal_sig_send_down(conn, &r);
+}
