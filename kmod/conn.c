@@ -42,8 +42,8 @@ static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
 		NL_SET_ERR_MSG(extack, "Burst is smaller than the maximum packet size");
 		return -EINVAL;
 	}
-	/* Bandwidth on the output link: the port's scheduler decides. */
-	return ethereal_sched_admit(cfg->out, cfg->rate, cfg->burst, extack);
+	/* Bandwidth, connections and buffer on the output link. */
+	return ethereal_port_admit(cfg->out, cfg->rate, cfg->burst, extack);
 }
 
 /* Take the output ID: the one asked for, or a free one. */

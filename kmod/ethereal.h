@@ -278,13 +278,28 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 void ethereal_conn_del(struct ethereal_conn *conn);
 void ethereal_port_flush_conns(struct ethereal_port *port);
 
+/* What an output port admits within: its qdisc's settings, or defaults. */
+struct ethereal_limits {
+	u64 rate;		/* the link, bit/s */
+	u32 rt_limit;		/* percent of it real time may reserve */
+	u32 max_conns;
+	u32 rt_buffer;		/* bytes of connection queues */
+};
+
+#define ETHEREAL_RT_BUFFER_NS	1000000000ULL	/* default pool: 1 s of the link */
+
+/* admit.c */
+int ethereal_port_admit(const struct ethereal_port *port, u64 rate, u32 burst,
+			struct netlink_ext_ack *extack);
+int ethereal_port_fits(const struct ethereal_port *port, const struct ethereal_limits *l,
+		       struct netlink_ext_ack *extack);
+
 /* sch_ethereal.c: the qdisc, and what the switch asks of it */
 int ethereal_sched_register(void);
 void ethereal_sched_unregister(void);
 void ethereal_sched_bind(struct ethereal_port *port);
 void ethereal_sched_unbind(struct ethereal_port *port);
-int ethereal_sched_admit(const struct ethereal_port *port, u64 rate, u32 burst,
-			 struct netlink_ext_ack *extack);
+bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_limits *l);
 u64 ethereal_sched_rate(const struct ethereal_port *port);
 int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn);
 void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn);

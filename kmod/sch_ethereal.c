@@ -52,10 +52,9 @@
 #define ETHEREAL_LINK_BURST_NS	1000000ULL	/* 1 ms back to back after idle */
 #define ETHEREAL_CYCLE_DEFAULT	10000000ULL	/* the paper's 10 ms */
 #define ETHEREAL_RT_LIMIT_DEFAULT 60
-#define ETHEREAL_DISCARD_DEFAULT 50000000ULL
 #define ETHEREAL_MAX_CONNS_DEFAULT 4096
+#define ETHEREAL_DISCARD_DEFAULT 50000000ULL
 #define ETHEREAL_CTL_LIMIT	64		/* control frames queued */
-#define ETHEREAL_RT_BUFFER_NS	1000000000ULL	/* default pool: 1 s of the link */
 
 struct ethereal_class {
 	u32 classid;
@@ -609,45 +608,19 @@ static void ethereal_release(struct ethereal_sched *q)
 		ethereal_sched_bind(port);
 }
 
-int ethereal_sched_admit(const struct ethereal_port *port, u64 rate, u32 burst,
-			 struct netlink_ext_ack *extack)
+/* PORT's limits, when its scheduler is ours. */
+bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_limits *l)
 {
 	const struct ethereal_sched *q = port->sched;
 
 	ASSERT_RTNL();
-	if (!q) {
-		u64 link = ethereal_dev_speed(port->dev);
-
-		if (link && rate > link) {
-			NL_SET_ERR_MSG(extack, "Rate exceeds the output port's link rate");
-			return -EINVAL;
-		}
-		if (link && !ethereal_admits(link, 100, port->reserved, rate)) {
-			NL_SET_ERR_MSG(extack, "Not enough bandwidth left on the output port");
-			return -ENOSPC;
-		}
-		return 0;
-	}
-	if (rate > q->rate) {
-		NL_SET_ERR_MSG(extack, "Rate exceeds the output port's link rate");
-		return -EINVAL;
-	}
-	if (!ethereal_admits(q->rate, q->rt_limit, port->reserved, rate)) {
-		NL_SET_ERR_MSG(extack,
-			       "Not enough real-time bandwidth left on the output port (rt-limit)");
-		return -ENOSPC;
-	}
-	/* Scheduling work grows with the connections: bounded per port. */
-	if (port->n_out >= q->max_conns) {
-		NL_SET_ERR_MSG(extack, "The output port has its most connections (max-conns)");
-		return -EMLINK;
-	}
-	if (port->buffered + 2ULL * burst > q->rt_buffer) {
-		NL_SET_ERR_MSG(extack,
-			       "Not enough queue buffer left on the output port (rt-buffer)");
-		return -ENOBUFS;
-	}
-	return 0;
+	if (!q)
+		return false;
+	l->rate = q->rate;
+	l->rt_limit = q->rt_limit;
+	l->max_conns = q->max_conns;
+	l->rt_buffer = q->rt_buffer;
+	return true;
 }
 
 u64 ethereal_sched_rate(const struct ethereal_port *port)
@@ -711,21 +684,6 @@ static const struct nla_policy ethereal_policy[TCA_ETHEREAL_MAX + 1] = {
 	[TCA_ETHEREAL_BUFFERED] = { .type = NLA_REJECT },
 };
 
-/* Whether the port's connections fit these settings of its qdisc. */
-static int ethereal_port_fits(const struct ethereal_port *port, u64 rate, u32 rt_limit,
-			      u32 rt_buffer, u32 max_conns, struct netlink_ext_ack *extack)
-{
-	if (!ethereal_admits(rate, rt_limit, 0, port->reserved)) {
-		NL_SET_ERR_MSG(extack, "The port's reservations exceed rt-limit of this rate");
-		return -EBUSY;
-	}
-	if (port->buffered > rt_buffer || port->n_out > max_conns) {
-		NL_SET_ERR_MSG(extack, "The port's connections exceed rt-buffer or max-conns");
-		return -EBUSY;
-	}
-	return 0;
-}
-
 static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 			   struct netlink_ext_ack *extack)
 {
@@ -772,7 +730,10 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	if (tb[TCA_ETHEREAL_MAX_CONNS])
 		max_conns = nla_get_u32(tb[TCA_ETHEREAL_MAX_CONNS]);
 	if (q->port) {
-		err = ethereal_port_fits(q->port, rate, rt_limit, rt_buffer, max_conns, extack);
+		struct ethereal_limits l = { .rate = rate, .rt_limit = rt_limit,
+					     .max_conns = max_conns, .rt_buffer = rt_buffer };
+
+		err = ethereal_port_fits(q->port, &l, extack);
 		if (err)
 			return err;
 	}
@@ -821,8 +782,11 @@ static int ethereal_init(struct Qdisc *sch, struct nlattr *opt,
 	if (sch->parent == TC_H_ROOT) {
 		port = ethereal_port_find(dev_net(qdisc_dev(sch)), qdisc_dev(sch));
 		if (port) {
-			err = ethereal_port_fits(port, q->rate, q->rt_limit, q->rt_buffer,
-						 q->max_conns, extack);
+			struct ethereal_limits l = { .rate = q->rate, .rt_limit = q->rt_limit,
+						     .max_conns = q->max_conns,
+						     .rt_buffer = q->rt_buffer };
+
+			err = ethereal_port_fits(port, &l, extack);
 			if (err)
 				return err;
 			ethereal_bind(q, port);

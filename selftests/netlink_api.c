@@ -72,9 +72,9 @@ static int attach(struct nl_sock *s, const char *dev)
 	return nl_talk(s, r.nlh, NULL, NULL);
 }
 
-/* A connection IN:IN_ID -> OUT:OUT_ID of RATE. */
-static int conn_new_on(struct nl_sock *s, const char *in, uint16_t in_id, uint64_t rate,
-		       const char *out, uint16_t out_id)
+/* A connection IN:IN_ID -> OUT:OUT_ID of RATE, and BURST unless 0. */
+static int conn_new_burst(struct nl_sock *s, const char *in, uint16_t in_id, uint64_t rate,
+			  uint32_t burst, const char *out, uint16_t out_id)
 {
 	struct nlattr *nest;
 	struct req r;
@@ -86,8 +86,16 @@ static int conn_new_on(struct nl_sock *s, const char *in, uint16_t in_id, uint64
 	mnl_attr_put_u32(r.nlh, ETHEREAL_CONN_A_OUT_IFINDEX, ifx(out));
 	mnl_attr_put_u16(r.nlh, ETHEREAL_CONN_A_OUT_ID, out_id);
 	mnl_attr_put_u64(r.nlh, ETHEREAL_CONN_A_RATE, rate);
+	if (burst)
+		mnl_attr_put_u32(r.nlh, ETHEREAL_CONN_A_BURST, burst);
 	mnl_attr_nest_end(r.nlh, nest);
 	return nl_talk(s, r.nlh, NULL, NULL);
+}
+
+static int conn_new_on(struct nl_sock *s, const char *in, uint16_t in_id, uint64_t rate,
+		       const char *out, uint16_t out_id)
+{
+	return conn_new_burst(s, in, in_id, rate, 0, out, out_id);
 }
 
 /* A connection p1:IN_ID -> p2:OUT_ID. */
@@ -397,6 +405,28 @@ TEST_F(api, dump_across_switches_is_consistent)
 	msg(&self->s, &r, ETHEREAL_CMD_PORT_GET, NLM_F_DUMP);
 	EXPECT_EQ(0, nl_talk(&self->s, r.nlh, count_cb, &n));
 	EXPECT_EQ(4, n);
+}
+
+/*
+ * Without the qdisc a port admits within its device's speed and the
+ * qdisc's default limits; a device reporting no speed admits nothing
+ * until it gets the qdisc and a rate (any rate used to pass, unbounded).
+ */
+TEST_F(api, limits_without_the_qdisc)
+{
+	ASSERT_EQ(0, attach(&self->s, "br0"));
+	ASSERT_EQ(0, sh("ip link add d1 type dummy && ip link set d1 master br0 up"));
+	EXPECT_EQ(-EINVAL, conn_new_on(&self->s, "p1", 0x0309, 1000000, "d1", 0x0778));
+	EXPECT_STREQ("The output port reports no speed: give it the ethereal qdisc with a rate",
+		     self->s.errmsg);
+	ASSERT_EQ(0, sh("tc qdisc add dev d1 root ethereal rate 10mbit"));
+	EXPECT_EQ(0, conn_new_on(&self->s, "p1", 0x0309, 1000000, "d1", 0x0778));
+	/* p2, a veth of 10 Gbit/s: queues of 1 s of it, 1.25 GB; 2 x 1 GiB do not fit */
+	EXPECT_EQ(-ENOBUFS, conn_new_burst(&self->s, "p1", 0x030a, 1000000, 1U << 30,
+					   "p2", 0x0779));
+	EXPECT_STREQ("Not enough queue buffer left on the output port (rt-buffer)",
+		     self->s.errmsg);
+	EXPECT_EQ(0, conn_new_burst(&self->s, "p1", 0x030a, 1000000, 1U << 28, "p2", 0x0779));
 }
 
 TEST_F(api, missing_connection)
