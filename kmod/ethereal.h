@@ -266,6 +266,7 @@ void ethereal_port_set_role(struct ethereal_port *port, u8 role);
 void ethereal_port_remove(struct ethereal_port *port);
 u64 ethereal_dev_speed(const struct net_device *dev);
 u64 ethereal_port_rate(const struct ethereal_port *port);
+u16 ethereal_port_vid(const struct ethereal_port *port);
 void ethereal_stats_sum(struct ethereal_stats __percpu *stats,
 			u64 sum[ETHEREAL_N_COUNTERS]);
 struct ethereal_stats __percpu *ethereal_stats_alloc(void);

@@ -96,16 +96,18 @@ static u16 ethereal_sig_reason(int err)
 
 /*
  * Where the receiver is: its MAC from the neighbour cache, its port from
- * the bridge's FDB. -EAGAIN: ask ARP first.
+ * the bridge's FDB, in the VLAN of the setup's input port IN. -EAGAIN: ask
+ * ARP first.
  */
-static int ethereal_sig_route(struct ethereal_switch *sw, __be32 daddr,
+static int ethereal_sig_route(struct ethereal_port *in, __be32 daddr,
 			      struct ethereal_port **out, u8 *mac)
 {
+	struct ethereal_switch *sw = in->sw;
 	struct net_device *dev;
 
 	if (!ethereal_neigh_lookup(sw, daddr, mac))
 		return -EAGAIN;
-	dev = br_fdb_find_port(sw->br, mac, 0);
+	dev = br_fdb_find_port(sw->br, mac, ethereal_port_vid(in));
 	if (!dev)
 		return -EAGAIN;
 	*out = ethereal_port_find(dev_net(dev), dev);
@@ -198,7 +200,7 @@ void ethereal_sig_waiting(struct ethereal_switch *sw)
 	u8 mac[ETH_ALEN];
 
 	list_for_each_entry_safe(w, tmp, &sw->sig.waiting, node) {
-		if (!ethereal_sig_route(sw, w->m.daddr, &out, mac)) {
+		if (!ethereal_sig_route(w->in, w->m.daddr, &out, mac)) {
 			ethereal_sig_install(w->in, out, mac, &w->m,
 					     w->has_peer ? &w->peer : NULL, w->hop,
 					     w->arrival, true);
@@ -229,7 +231,8 @@ bool ethereal_sig_from_host(const struct ethereal_sig_rxinfo *rx)
 
 	return ethereal_neigh_lookup(sw, rx->from.ip, mac) &&
 	       ether_addr_equal(mac, rx->from.mac) &&
-	       br_fdb_find_port(sw->br, rx->from.mac, 0) == rx->port->dev;
+	       br_fdb_find_port(sw->br, rx->from.mac, ethereal_port_vid(rx->port)) ==
+	       rx->port->dev;
 }
 
 static bool ethereal_sig_setup_valid(const struct ethereal_sig_msg *m)
@@ -289,7 +292,7 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 		return;
 	}
 
-	err = ethereal_sig_route(sw, m->daddr, &out, mac);
+	err = ethereal_sig_route(in, m->daddr, &out, mac);
 	if (!err) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_ARP_HITS);
 		ethereal_sig_install(in, out, mac, m, peer, hop, rx->arrival, false);

@@ -81,6 +81,20 @@ u64 ethereal_dev_speed(const struct net_device *dev)
 	return min_t(u64, (u64)ks.base.speed * 1000000, ETHEREAL_RATE_MAX);
 }
 
+/*
+ * The VLAN of the frames a port's host sends untagged: the port's PVID on
+ * a VLAN-filtering bridge, where the FDB learns them there; else 0.
+ */
+u16 ethereal_port_vid(const struct ethereal_port *port)
+{
+	u16 pvid;
+
+	ASSERT_RTNL();
+	if (!br_vlan_enabled(port->sw->br) || br_vlan_get_pvid(port->dev, &pvid))
+		return 0;
+	return pvid;
+}
+
 /* The port's link rate: its qdisc's when it has ours, else the device's. */
 u64 ethereal_port_rate(const struct ethereal_port *port)
 {

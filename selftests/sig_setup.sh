@@ -5,7 +5,7 @@
 # with traffic on the result; a reject on the middle link leaves nothing
 # reserved anywhere; the ARP miss path; soft-state expiry and refresh; link
 # down; malformed, truncated, oversized and spoofed messages dropped and
-# counted; 1,000 connections set up and torn down.
+# counted; a VLAN-filtering bridge; 1,000 connections set up and torn down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -38,7 +38,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 26
+ktap_begin 27
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -172,6 +172,17 @@ res=$(sig h1 setup 03:12 "$(host_ip h4)" 5000 1mbit 6056 1514)
 ktap_result "an ID already in use on the link: rejected" \
 	"$([[ "$res" == "reject id=03:12 reason=id-in-use hop=1"* ]]; echo $?)"
 sig h1 teardown 03:12
+
+# --- a VLAN-filtering bridge: hosts learned on their ports' PVID ---
+on sw1 ip link set br0 type bridge vlan_filtering 1
+on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
+res=$(sig h1 setup 03:13 "$(host_ip h2)" 5000 1mbit 6056 1514)
+ktap_info "$res"
+ktap_result "VLAN-filtering bridge: h1 -> h2 accepted (the FDB looked up on the PVID)" \
+	"$([[ "$res" == "accept id=03:13 "* ]]; echo $?)"
+sig h1 teardown 03:13
+on sw1 ip link set br0 type bridge vlan_filtering 0
+wait_conns 0 2
 
 # --- 1,000 connections through three switches ---
 res=$(sig h1 -t 5000 batch 1000 01:00 "$(host_ip h4)" 5000 1kbit 100 100)
