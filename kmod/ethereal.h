@@ -44,7 +44,7 @@ enum ethereal_counter {
 	ETHEREAL_N_COUNTERS
 };
 
-/* Signaling counters, in uapi order (ETHEREAL_SIG_STATS_A_*). */
+/* Signaling counters (ETHEREAL_SIG_STATS_A_*: netlink.c maps them). */
 enum ethereal_sig_counter {
 	ETHEREAL_SIGC_RX,
 	ETHEREAL_SIGC_TX,
@@ -60,6 +60,7 @@ enum ethereal_sig_counter {
 	ETHEREAL_SIGC_DROP_BACKLOG,
 	ETHEREAL_SIGC_DROP_SPOOFED,
 	ETHEREAL_SIGC_DROP_UNEXPECTED,
+	ETHEREAL_SIGC_NEIGH_REFUSED,
 	ETHEREAL_SIGC_N
 };
 
@@ -86,16 +87,17 @@ struct ethereal_sig_time {
  * cache is filled by snooping ARP on the packet path.
  */
 struct ethereal_sig {
-	struct sk_buff_head rxq;	/* control messages to handle */
 	struct delayed_work work;
 	bool dead;			/* detaching: queue nothing more */
 	struct list_head conns;		/* signaled connections, RTNL */
 	struct list_head waiting;	/* setups waiting for ARP, RTNL */
 	unsigned int n_pending;		/* waiting, or for downstream */
+	unsigned int next_rx;		/* the port served first, RTNL */
 	unsigned int n_waiting;
 	u32 lifetime_ms;		/* soft state */
 	unsigned long next_deadline;	/* no connection's is earlier */
 	spinlock_t neigh_lock;
+	u32 neigh_seed;			/* keys the neighbour hash */
 	struct hlist_head neigh[1 << ETHEREAL_NEIGH_BITS];
 	unsigned int n_neigh;
 	atomic_long_t c[ETHEREAL_SIGC_N];
@@ -150,6 +152,10 @@ struct ethereal_port {
 	struct ethereal_sched *sched;	/* the port's root qdisc, if ours */
 	struct ethereal_discard discard;
 	struct ratelimit_state sig_rl;	/* control messages arriving */
+	struct sk_buff_head sig_rxq;	/* its control messages to handle */
+	unsigned int sig_pending;	/* its setups in progress, RTNL */
+	unsigned int n_neigh;		/* addresses learned here, neigh_lock */
+	bool neigh_gone;		/* leaving: learn nothing more, neigh_lock */
 	struct ethereal_stats __percpu *stats;
 	struct rcu_head rcu;
 };
@@ -321,9 +327,9 @@ void ethereal_sig_conn_gone(struct ethereal_conn *conn);
 /* neigh.c: the switch's view of IPv4 -> MAC, from ARP it forwards */
 void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb);
 bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac);
-void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip,
-			  const struct ethereal_port *except);
+void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip);
 void ethereal_neigh_flush(struct ethereal_switch *sw);
+void ethereal_neigh_port_gone(struct ethereal_port *port);
 
 /* receive.c */
 unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,

@@ -10,10 +10,16 @@
  * Only ARP frames come here, never real-time or ordinary data. A known
  * address seen again within a second costs an RCU lookup; the per-switch
  * lock and an allocation are for new or changed addresses. Entries stay
- * until the switch detaches; a stale one is reused for a new address of
- * its bucket, so that hosts that left do not keep new ones out.
+ * until the switch detaches or their port goes; a stale one is reused for
+ * a new address of its bucket, so that hosts that left do not keep new
+ * ones out.
+ *
+ * Hostile hosts: the hash is keyed with a secret of the switch, so that no
+ * one can choose addresses that share a bucket; each port may fill only
+ * its share of the cache (a host's port a few entries, a trunk three
+ * quarters), and what does not fit is counted as neigh_refused.
  */
-#include <linux/hash.h>
+#include <linux/jhash.h>
 #include <linux/if_arp.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
@@ -22,6 +28,8 @@
 #include "ethereal.h"
 
 #define ETHEREAL_NEIGH_MAX	4096		/* addresses per switch */
+#define ETHEREAL_NEIGH_HOST	16		/* ... learned on a host's port */
+#define ETHEREAL_NEIGH_TRUNK	3072		/* ... on a trunk */
 #define ETHEREAL_NEIGH_TTL	(300 * HZ)	/* as long as the FDB's ageing */
 
 struct ethereal_neigh {
@@ -29,11 +37,30 @@ struct ethereal_neigh {
 	__be32 ip;
 	u8 mac[ETH_ALEN];
 	unsigned long updated;		/* jiffies */
+	struct ethereal_port *port;	/* where it was learned; the lock */
+	struct rcu_head rcu;
 };
 
 static struct hlist_head *ethereal_neigh_head(struct ethereal_switch *sw, __be32 ip)
 {
-	return &sw->sig.neigh[hash_32((__force u32)ip, ETHEREAL_NEIGH_BITS)];
+	u32 h = jhash_1word((__force u32)ip, sw->sig.neigh_seed);
+
+	return &sw->sig.neigh[h & (ARRAY_SIZE(sw->sig.neigh) - 1)];
+}
+
+/* Whether PORT may have one entry more: its share of the cache. */
+static bool ethereal_neigh_room(const struct ethereal_port *port)
+{
+	return port->n_neigh < (READ_ONCE(port->role) == ETHEREAL_PORT_TRUNK ?
+				ETHEREAL_NEIGH_TRUNK : ETHEREAL_NEIGH_HOST);
+}
+
+static void ethereal_neigh_set_port(struct ethereal_neigh *n, struct ethereal_port *port)
+{
+	if (n->port)
+		n->port->n_neigh--;
+	n->port = port;
+	port->n_neigh++;
 }
 
 /* Under RCU (the packet path) or the lock. */
@@ -65,12 +92,18 @@ static struct ethereal_neigh *ethereal_neigh_reuse(struct ethereal_switch *sw, _
 	return NULL;
 }
 
-static void ethereal_neigh_update(struct ethereal_switch *sw, __be32 ip, const u8 *mac)
+static void ethereal_neigh_update(struct ethereal_port *port, __be32 ip, const u8 *mac)
 {
+	struct ethereal_switch *sw = port->sw;
 	struct ethereal_neigh *n;
 	bool wake = false;
 
 	spin_lock_bh(&sw->sig.neigh_lock);
+	/* The hook may still run while its port is being removed. */
+	if (port->neigh_gone) {
+		spin_unlock_bh(&sw->sig.neigh_lock);
+		return;
+	}
 	/*
 	 * Lockless readers (ethereal_neigh_snoop()) find entries by IP: an
 	 * entry gets its IP, and a new one its place in the list, only once
@@ -78,32 +111,49 @@ static void ethereal_neigh_update(struct ethereal_switch *sw, __be32 ip, const u
 	 */
 	n = ethereal_neigh_find(sw, ip);
 	if (n) {
+		/* Moved to PORT (or claimed from it): if PORT has room. */
+		if (n->port != port && !ethereal_neigh_room(port))
+			goto refused;
+		if (n->port != port)
+			ethereal_neigh_set_port(n, port);
 		ether_addr_copy(n->mac, mac);
 		WRITE_ONCE(n->updated, jiffies);
-	} else {
-		n = ethereal_neigh_reuse(sw, ip);
-		if (n) {
-			ether_addr_copy(n->mac, mac);
-			WRITE_ONCE(n->updated, jiffies);
-			/* Pairs with the acquire in ethereal_neigh_find(). */
-			smp_store_release(&n->ip, ip);
-		} else if (sw->sig.n_neigh < ETHEREAL_NEIGH_MAX) {
-			n = kmalloc(sizeof(*n), GFP_ATOMIC);
-			if (n) {
-				n->ip = ip;
-				ether_addr_copy(n->mac, mac);
-				n->updated = jiffies;
-				hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
-				sw->sig.n_neigh++;
-			}
-		}
+		goto out;
 	}
-	if (n)
-		wake = READ_ONCE(sw->sig.n_waiting);
+	if (!ethereal_neigh_room(port))
+		goto refused;
+	n = ethereal_neigh_reuse(sw, ip);
+	if (n) {
+		ethereal_neigh_set_port(n, port);
+		ether_addr_copy(n->mac, mac);
+		WRITE_ONCE(n->updated, jiffies);
+		/* Pairs with the acquire in ethereal_neigh_find(). */
+		smp_store_release(&n->ip, ip);
+		goto out;
+	}
+	if (sw->sig.n_neigh >= ETHEREAL_NEIGH_MAX)
+		goto refused;
+	n = kmalloc(sizeof(*n), GFP_ATOMIC);
+	if (!n)
+		goto refused;
+	n->ip = ip;
+	ether_addr_copy(n->mac, mac);
+	n->updated = jiffies;
+	n->port = NULL;
+	ethereal_neigh_set_port(n, port);
+	hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
+	sw->sig.n_neigh++;
+out:
+	wake = READ_ONCE(sw->sig.n_waiting);
 	spin_unlock_bh(&sw->sig.neigh_lock);
 	/* A setup may be waiting for this answer. */
 	if (wake)
 		mod_delayed_work(system_wq, &sw->sig.work, 0);
+	return;
+
+refused:
+	spin_unlock_bh(&sw->sig.neigh_lock);
+	atomic_long_inc(&sw->sig.c[ETHEREAL_SIGC_NEIGH_REFUSED]);
 }
 
 /* Packet path, ARP frames only: learn the sender's address. */
@@ -136,7 +186,7 @@ void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb)
 			mod_delayed_work(system_wq, &port->sw->sig.work, 0);
 		return;
 	}
-	ethereal_neigh_update(port->sw, sip, sha);
+	ethereal_neigh_update(port, sip, sha);
 }
 
 bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac)
@@ -154,16 +204,19 @@ bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac)
 	return found;
 }
 
-/* Ask every other forwarding port who has IP; RTNL held. */
-void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip,
-			  const struct ethereal_port *except)
+/*
+ * Ask every forwarding port who has IP; RTNL held. The port of the setup
+ * too: the setups waiting for one address share one prober (sigsetup.c),
+ * which may have come in where the receiver is.
+ */
+void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip)
 {
 	struct ethereal_port *port;
 	struct sk_buff *skb;
 
 	ASSERT_RTNL();
 	list_for_each_entry(port, &sw->ports, node) {
-		if (port == except || READ_ONCE(port->stp_state) != BR_STATE_FORWARDING ||
+		if (READ_ONCE(port->stp_state) != BR_STATE_FORWARDING ||
 		    !netif_running(port->dev) || !netif_carrier_ok(port->dev))
 			continue;
 		skb = arp_create(ARPOP_REQUEST, ETH_P_ARP, ip, port->dev, 0, NULL,
@@ -175,6 +228,30 @@ void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip,
 	}
 }
 
+/* PORT goes: so do the addresses learned on it. */
+void ethereal_neigh_port_gone(struct ethereal_port *port)
+{
+	struct ethereal_switch *sw = port->sw;
+	struct ethereal_neigh *n;
+	struct hlist_node *tmp;
+	int i;
+
+	spin_lock_bh(&sw->sig.neigh_lock);
+	port->neigh_gone = true;
+	for (i = 0; i < ARRAY_SIZE(sw->sig.neigh) && port->n_neigh; i++) {
+		hlist_for_each_entry_safe(n, tmp, &sw->sig.neigh[i], node) {
+			if (n->port != port)
+				continue;
+			hlist_del_rcu(&n->node);
+			port->n_neigh--;
+			sw->sig.n_neigh--;
+			/* ethereal_neigh_snoop() may be reading it. */
+			kfree_rcu(n, rcu);
+		}
+	}
+	spin_unlock_bh(&sw->sig.neigh_lock);
+}
+
 void ethereal_neigh_flush(struct ethereal_switch *sw)
 {
 	struct ethereal_neigh *n;
@@ -184,6 +261,7 @@ void ethereal_neigh_flush(struct ethereal_switch *sw)
 	spin_lock_bh(&sw->sig.neigh_lock);
 	for (i = 0; i < ARRAY_SIZE(sw->sig.neigh); i++) {
 		hlist_for_each_entry_safe(n, tmp, &sw->sig.neigh[i], node) {
+			n->port->n_neigh--;
 			hlist_del(&n->node);
 			kfree(n);
 		}

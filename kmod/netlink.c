@@ -139,6 +139,25 @@ static int ethereal_put_sig_time(struct sk_buff *msg, int attr,
 	       nla_put_u64_64bit(msg, attr + 2, t->max, ETHEREAL_SIG_STATS_A_PAD);
 }
 
+/* Each signaling counter's attribute. */
+static const u16 ethereal_sigc_attr[ETHEREAL_SIGC_N] = {
+	[ETHEREAL_SIGC_RX] = ETHEREAL_SIG_STATS_A_RX,
+	[ETHEREAL_SIGC_TX] = ETHEREAL_SIG_STATS_A_TX,
+	[ETHEREAL_SIGC_ACCEPTED] = ETHEREAL_SIG_STATS_A_ACCEPTED,
+	[ETHEREAL_SIGC_REJECTED] = ETHEREAL_SIG_STATS_A_REJECTED,
+	[ETHEREAL_SIGC_TEARDOWNS] = ETHEREAL_SIG_STATS_A_TEARDOWNS,
+	[ETHEREAL_SIGC_EXPIRED] = ETHEREAL_SIG_STATS_A_EXPIRED,
+	[ETHEREAL_SIGC_LINK_DOWN] = ETHEREAL_SIG_STATS_A_LINK_DOWN,
+	[ETHEREAL_SIGC_ARP_HITS] = ETHEREAL_SIG_STATS_A_ARP_HITS,
+	[ETHEREAL_SIGC_ARP_MISSES] = ETHEREAL_SIG_STATS_A_ARP_MISSES,
+	[ETHEREAL_SIGC_DROP_MALFORMED] = ETHEREAL_SIG_STATS_A_DROP_MALFORMED,
+	[ETHEREAL_SIGC_DROP_RATELIMIT] = ETHEREAL_SIG_STATS_A_DROP_RATELIMIT,
+	[ETHEREAL_SIGC_DROP_BACKLOG] = ETHEREAL_SIG_STATS_A_DROP_BACKLOG,
+	[ETHEREAL_SIGC_DROP_SPOOFED] = ETHEREAL_SIG_STATS_A_DROP_SPOOFED,
+	[ETHEREAL_SIGC_DROP_UNEXPECTED] = ETHEREAL_SIG_STATS_A_DROP_UNEXPECTED,
+	[ETHEREAL_SIGC_NEIGH_REFUSED] = ETHEREAL_SIG_STATS_A_NEIGH_REFUSED,
+};
+
 static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
 {
 	struct nlattr *nest;
@@ -148,7 +167,7 @@ static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < ETHEREAL_SIGC_N; i++)
-		if (nla_put_u64_64bit(msg, ETHEREAL_SIG_STATS_A_RX + i,
+		if (nla_put_u64_64bit(msg, ethereal_sigc_attr[i],
 				      atomic_long_read(&sig->c[i]), ETHEREAL_SIG_STATS_A_PAD))
 			return -EMSGSIZE;
 	if (nla_put_u32(msg, ETHEREAL_SIG_STATS_A_PENDING, sig->n_pending) ||

@@ -11,6 +11,7 @@
 #include "sigmsg.h"
 
 #define ETHEREAL_SIG_PENDING_MAX 256		/* setups in progress per switch */
+#define ETHEREAL_SIG_PENDING_HOST 32		/* ... from the host of a port */
 #define ETHEREAL_SIG_ANSWER_TIMEOUT (2 * HZ)	/* downstream must answer */
 #define ETHEREAL_SIG_ARP_TIMEOUT (HZ)		/* the receiver must answer ARP */
 #define ETHEREAL_SIG_ARP_RETRY	(HZ / 5)
@@ -26,6 +27,7 @@ struct ethereal_sig_wait {
 	u64 arrival;
 	unsigned long deadline;
 	unsigned long next_probe;
+	bool probes;			/* the one that asks for its address */
 };
 
 /* A message being handled, and where it came from. */

@@ -26,6 +26,7 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/jiffies.h>
+#include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <linux/udp.h>
 #include <net/checksum.h>
@@ -33,7 +34,9 @@
 
 #include "sig.h"
 
-#define ETHEREAL_SIG_RXQ_MAX	256		/* messages queued per switch */
+/* Messages queued per port: a host's own, or a neighbour switch's. */
+#define ETHEREAL_SIG_RXQ_HOST	32
+#define ETHEREAL_SIG_RXQ_TRUNK	256
 #define ETHEREAL_SIG_TICK	(HZ / 20)
 #define ETHEREAL_SIG_BATCH	64		/* messages per run of the work */
 
@@ -96,17 +99,16 @@ static int ethereal_sig_extract(struct sk_buff *skb, struct ethereal_sig_rxinfo 
 	return ulen - sizeof(*uh);
 }
 
-static void ethereal_sig_handle(struct ethereal_switch *sw, struct sk_buff *skb)
+static void ethereal_sig_handle(struct ethereal_port *port, struct sk_buff *skb)
 {
-	struct ethereal_sig_rxinfo rx = { .arrival = ethereal_sig_cb(skb)->arrival };
+	struct ethereal_sig_rxinfo rx = { .port = port,
+					  .arrival = ethereal_sig_cb(skb)->arrival };
+	struct ethereal_switch *sw = port->sw;
 	u8 buf[ETHEREAL_SIG_MAX_LEN];
 	struct ethereal_sig_msg m;
 	bool host;
 	int len;
 
-	rx.port = ethereal_port_find(dev_net(skb->dev), skb->dev);
-	if (!rx.port || rx.port->sw != sw)
-		return;		/* the port left the switch meanwhile */
 	len = ethereal_sig_extract(skb, &rx, buf);
 	if (len < 0 || ethereal_sig_parse(buf, len, &m) != ETHEREAL_SIG_OK) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_MALFORMED);
@@ -168,12 +170,64 @@ static void ethereal_sig_timeouts(struct ethereal_switch *sw)
 	sw->sig.next_deadline = next;
 }
 
+static bool ethereal_sig_queued(const struct ethereal_switch *sw)
+{
+	const struct ethereal_port *port;
+
+	list_for_each_entry(port, &sw->ports, node)
+		if (!skb_queue_empty(&port->sig_rxq))
+			return true;
+	return false;
+}
+
+/* One of PORT's queued messages, if it has one. */
+static bool ethereal_sig_handle_one(struct ethereal_port *port)
+{
+	struct sk_buff *skb = skb_dequeue(&port->sig_rxq);
+
+	if (!skb)
+		return false;
+	ethereal_sig_handle(port, skb);
+	consume_skb(skb);
+	return true;
+}
+
+/*
+ * Up to ETHEREAL_SIG_BATCH messages, one port's at a time in turn, so that
+ * no port waits behind another's queue; the port served first moves on
+ * with every run.
+ */
+static void ethereal_sig_handle_queued(struct ethereal_switch *sw)
+{
+	unsigned int start = sw->sig.next_rx++ % max(sw->n_ports, 1U), i, n = 0;
+	struct ethereal_port *port;
+	bool more;
+
+	do {
+		more = false;
+		i = 0;
+		list_for_each_entry(port, &sw->ports, node)	/* from start */
+			if (i++ >= start && n < ETHEREAL_SIG_BATCH &&
+			    ethereal_sig_handle_one(port)) {
+				more = true;
+				n++;
+			}
+		i = 0;
+		list_for_each_entry(port, &sw->ports, node)	/* then up to it */
+			if (i++ < start && n < ETHEREAL_SIG_BATCH &&
+			    ethereal_sig_handle_one(port)) {
+				more = true;
+				n++;
+			}
+	} while (more && n < ETHEREAL_SIG_BATCH);
+}
+
 /* When the work must look again: ARP waits are polled, deadlines are not. */
 static void ethereal_sig_rearm(struct ethereal_switch *sw)
 {
 	unsigned long delay = ULONG_MAX;
 
-	if (!skb_queue_empty(&sw->sig.rxq))
+	if (ethereal_sig_queued(sw))
 		delay = 0;
 	else if (!list_empty(&sw->sig.waiting))
 		delay = ETHEREAL_SIG_TICK;
@@ -188,19 +242,13 @@ static void ethereal_sig_work(struct work_struct *work)
 {
 	struct ethereal_switch *sw = container_of(to_delayed_work(work),
 						  struct ethereal_switch, sig.work);
-	struct sk_buff *skb;
-	int n = 0;
 
 	/* Detach cancels this work holding RTNL: never wait for it here. */
 	if (!rtnl_trylock()) {
 		queue_delayed_work(system_wq, &sw->sig.work, 1);
 		return;
 	}
-	while (n++ < ETHEREAL_SIG_BATCH && (skb = skb_dequeue(&sw->sig.rxq))) {
-		ethereal_sig_handle(sw, skb);
-		dev_put(skb->dev);
-		consume_skb(skb);
-	}
+	ethereal_sig_handle_queued(sw);
 	ethereal_sig_waiting(sw);
 	ethereal_sig_timeouts(sw);
 	ethereal_sig_rearm(sw);
@@ -218,7 +266,9 @@ unsigned int ethereal_sig_rx(struct ethereal_port *port, struct sk_buff *skb)
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_RATELIMIT);
 		return NF_DROP;
 	}
-	if (skb_queue_len(&sw->sig.rxq) >= ETHEREAL_SIG_RXQ_MAX) {
+	/* Each port its own queue: one host cannot fill the others'. */
+	if (skb_queue_len(&port->sig_rxq) >= (READ_ONCE(port->role) == ETHEREAL_PORT_TRUNK ?
+					      ETHEREAL_SIG_RXQ_TRUNK : ETHEREAL_SIG_RXQ_HOST)) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_BACKLOG);
 		return NF_DROP;
 	}
@@ -228,9 +278,8 @@ unsigned int ethereal_sig_rx(struct ethereal_port *port, struct sk_buff *skb)
 		return NF_STOLEN;
 	}
 	ethereal_sig_cb(skb)->arrival = ktime_get_ns();
-	/* Held until handled: the port may leave meanwhile. */
-	dev_hold(skb->dev);
-	skb_queue_tail(&sw->sig.rxq, skb);
+	/* The port, and its device, outlive the queue (freed after it). */
+	skb_queue_tail(&port->sig_rxq, skb);
 	mod_delayed_work(system_wq, &sw->sig.work, 0);
 	return NF_STOLEN;
 }
@@ -257,11 +306,11 @@ void ethereal_sig_port_down(struct ethereal_port *port, u16 reason)
 
 void ethereal_sig_init(struct ethereal_switch *sw)
 {
-	skb_queue_head_init(&sw->sig.rxq);
 	INIT_DELAYED_WORK(&sw->sig.work, ethereal_sig_work);
 	INIT_LIST_HEAD(&sw->sig.conns);
 	INIT_LIST_HEAD(&sw->sig.waiting);
 	spin_lock_init(&sw->sig.neigh_lock);
+	sw->sig.neigh_seed = get_random_u32();
 	sw->sig.lifetime_ms = ETHEREAL_LIFETIME_DEFAULT_MS;
 	sw->sig.next_deadline = jiffies;
 }
@@ -270,17 +319,15 @@ void ethereal_sig_init(struct ethereal_switch *sw)
 void ethereal_sig_stop(struct ethereal_switch *sw)
 {
 	struct ethereal_sig_wait *w, *tmp;
-	struct sk_buff *skb;
+	struct ethereal_port *port;
 
 	ASSERT_RTNL();
 	WRITE_ONCE(sw->sig.dead, true);
 	/* Hooks that saw it alive have queued what they will. */
 	synchronize_net();
 	cancel_delayed_work_sync(&sw->sig.work);
-	while ((skb = skb_dequeue(&sw->sig.rxq))) {
-		dev_put(skb->dev);
-		kfree_skb(skb);
-	}
+	list_for_each_entry(port, &sw->ports, node)
+		skb_queue_purge(&port->sig_rxq);
 	list_for_each_entry_safe(w, tmp, &sw->sig.waiting, node)
 		ethereal_sig_wait_free(sw, w);
 	ethereal_neigh_flush(sw);

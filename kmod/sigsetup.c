@@ -25,6 +25,25 @@ static void ethereal_sig_time_add(struct ethereal_sig_time *t, u64 arrival)
 	t->max = max(t->max, d);
 }
 
+/*
+ * Setups in progress (waiting for ARP or for the switch downstream), per
+ * switch and per input port: a host may have ETHEREAL_SIG_PENDING_HOST at
+ * once, so that one host holding setups to dead addresses leaves room for
+ * the others; a trunk's are its neighbour's hosts', bounded there.
+ */
+static void ethereal_sig_pending_add(struct ethereal_port *in, int d)
+{
+	in->sw->sig.n_pending += d;
+	in->sig_pending += d;
+}
+
+static bool ethereal_sig_pending_full(const struct ethereal_port *in)
+{
+	return in->sw->sig.n_pending >= ETHEREAL_SIG_PENDING_MAX ||
+	       (in->role == ETHEREAL_PORT_PERIPHERAL &&
+		in->sig_pending >= ETHEREAL_SIG_PENDING_HOST);
+}
+
 /* Called by ethereal_conn_del() for every signaled connection. */
 void ethereal_sig_conn_gone(struct ethereal_conn *conn)
 {
@@ -33,7 +52,7 @@ void ethereal_sig_conn_gone(struct ethereal_conn *conn)
 	ASSERT_RTNL();
 	list_del(&conn->sig.node);
 	if (conn->sig.state == ETHEREAL_CONN_PENDING)
-		sw->sig.n_pending--;
+		ethereal_sig_pending_add(conn->in, -1);
 	else
 		ethereal_sig_count(sw, ETHEREAL_SIGC_TEARDOWNS);
 }
@@ -178,16 +197,37 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 	}
 	conn->sig.state = ETHEREAL_CONN_PENDING;
 	ethereal_sig_deadline(conn, ETHEREAL_SIG_ANSWER_TIMEOUT);
-	sw->sig.n_pending++;
+	ethereal_sig_pending_add(in, 1);
 	m.hop = hop;
 	m.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP);
 	ethereal_sig_send_down(conn, &m);
 }
 
+/* The setup waiting for DADDR's ARP answer that asks for it, if any. */
+static struct ethereal_sig_wait *ethereal_sig_prober(struct ethereal_switch *sw, __be32 daddr)
+{
+	struct ethereal_sig_wait *w;
+
+	list_for_each_entry(w, &sw->sig.waiting, node)
+		if (w->probes && w->m.daddr == daddr)
+			return w;
+	return NULL;
+}
+
 void ethereal_sig_wait_free(struct ethereal_switch *sw, struct ethereal_sig_wait *w)
 {
+	struct ethereal_sig_wait *o;
+
 	list_del(&w->node);
-	sw->sig.n_pending--;
+	/* Another setup waiting for the same address asks from now on. */
+	if (w->probes) {
+		list_for_each_entry(o, &sw->sig.waiting, node)
+			if (o->m.daddr == w->m.daddr) {
+				o->probes = true;
+				break;
+			}
+	}
+	ethereal_sig_pending_add(w->in, -1);
 	WRITE_ONCE(sw->sig.n_waiting, sw->sig.n_waiting - 1);
 	kfree(w);
 }
@@ -208,8 +248,8 @@ void ethereal_sig_waiting(struct ethereal_switch *sw)
 			ethereal_sig_reject(w->in, w->has_peer ? &w->peer : NULL, &w->m,
 					    ETHEREAL_SIG_R_NO_ROUTE, w->hop);
 		} else {
-			if (time_after_eq(jiffies, w->next_probe)) {
-				ethereal_neigh_probe(sw, w->m.daddr, w->in);
+			if (w->probes && time_after_eq(jiffies, w->next_probe)) {
+				ethereal_neigh_probe(sw, w->m.daddr);
 				w->next_probe = jiffies + ETHEREAL_SIG_ARP_RETRY;
 			}
 			continue;
@@ -287,7 +327,7 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 	list_for_each_entry(w, &sw->sig.waiting, node)
 		if (w->in == in && w->m.conn_id == m->conn_id)
 			return;		/* already waiting for ARP */
-	if (sw->sig.n_pending >= ETHEREAL_SIG_PENDING_MAX) {
+	if (ethereal_sig_pending_full(in)) {
 		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_BUSY, hop);
 		return;
 	}
@@ -318,10 +358,17 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 	w->arrival = rx->arrival;
 	w->deadline = jiffies + ETHEREAL_SIG_ARP_TIMEOUT;
 	w->next_probe = jiffies + ETHEREAL_SIG_ARP_RETRY;
+	/*
+	 * One setup per address asks for it: many waiting for one receiver
+	 * (or for a dead address) must not multiply the probes sent out of
+	 * every port.
+	 */
+	w->probes = !ethereal_sig_prober(sw, m->daddr);
 	list_add_tail(&w->node, &sw->sig.waiting);
-	sw->sig.n_pending++;
+	ethereal_sig_pending_add(in, 1);
 	WRITE_ONCE(sw->sig.n_waiting, sw->sig.n_waiting + 1);
-	ethereal_neigh_probe(sw, m->daddr, in);
+	if (w->probes)
+		ethereal_neigh_probe(sw, m->daddr);
 }
 
 /* The connection an answer from downstream is about. */
@@ -369,7 +416,7 @@ void ethereal_sig_accept(const struct ethereal_sig_rxinfo *rx,
 		return;
 	}
 	conn->sig.state = ETHEREAL_CONN_UP;
-	rx->port->sw->sig.n_pending--;
+	ethereal_sig_pending_add(conn->in, -1);
 	/* The path lives as long as its shortest-lived switch. */
 	if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) && m->lifetime &&
 	    m->lifetime < conn->sig.lifetime_ms)

@@ -138,6 +138,7 @@ int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 	xa_init_flags(&port->out_conns, XA_FLAGS_ALLOC);
 	port->out_next = ETHEREAL_ID_MIN;
 	port->out_freed = get_state_synchronize_rcu();
+	skb_queue_head_init(&port->sig_rxq);
 	ratelimit_state_init(&port->sig_rl, HZ / 10, 1);
 	ratelimit_set_flags(&port->sig_rl, RATELIMIT_MSG_ON_RELEASE);
 	ethereal_port_set_role(port, ETHEREAL_PORT_PERIPHERAL);
@@ -168,6 +169,8 @@ static void ethereal_port_free_rcu(struct rcu_head *head)
 
 	xa_destroy(&port->in_conns);
 	xa_destroy(&port->out_conns);
+	/* What the hook queued until it was unregistered and had run. */
+	skb_queue_purge(&port->sig_rxq);
 	netdev_put(port->dev, &port->dev_tracker);
 	free_percpu(port->stats);
 	kfree(port);
@@ -183,6 +186,7 @@ void ethereal_port_remove(struct ethereal_port *port)
 	ethereal_sig_port_down(port, ETHEREAL_SIG_R_REMOVED);
 	ethereal_port_flush_conns(port);
 	ethereal_sched_unbind(port);
+	ethereal_neigh_port_gone(port);
 	/*
 	 * Unregistering does not wait for hooks already running, and a
 	 * connection just erased may still be in use on another port: free

@@ -5,7 +5,9 @@
 # with traffic on the result; a reject on the middle link leaves nothing
 # reserved anywhere; the ARP miss path; soft-state expiry and refresh; link
 # down; malformed, truncated, oversized and spoofed messages dropped and
-# counted; a VLAN-filtering bridge; 1,000 connections set up and torn down.
+# counted; a VLAN-filtering bridge; a hostile host's setups, ARP probes and
+# addresses held to its port's budgets; 1,000 connections set up and torn
+# down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -14,6 +16,8 @@
 . "$(dirname "$0")/lib/sched.sh"
 
 CFG="$(dirname "$0")/../tc-configs"
+TMPD=$(mktemp -d)
+defer rm -rf "$TMPD"
 SW="sw1 sw2 sw3"
 
 # sig NODE ARGS...: the test client on NODE
@@ -38,7 +42,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 27
+ktap_begin 31
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -183,6 +187,39 @@ ktap_result "VLAN-filtering bridge: h1 -> h2 accepted (the FDB looked up on the 
 sig h1 teardown 03:13
 on sw1 ip link set br0 type bridge vlan_filtering 0
 wait_conns 0 2
+
+# --- a hostile host: its budgets, not the switch's ---
+# h2 holds 40 setups to an address nobody has; each waits a second for ARP.
+on h1 timeout 3 tcpdump -i eth0 -n -l "arp and host 10.0.0.99" 2>/dev/null >"$TMPD/probes" &
+probes=$!
+sig h2 -p 20001 -t 3000 flood 40 04:00 10.0.0.99 5000 1kbit 1514 1514 >"$TMPD/flood" &
+flood=$!
+sleep 0.3
+res=$(sig h1 setup 03:14 "$(host_ip h2)" 5000 1mbit 6056 1514)
+wait $flood $probes
+ktap_info "$(cat "$TMPD/flood"); ARP probes for it seen at h1: $(grep -c . "$TMPD/probes")"
+ktap_result "setups in progress: a host has 32 at most, the rest refused busy" \
+	"$(f=$(cat "$TMPD/flood"); [ "$(field reject_busy "$f")" -ge 1 ] 2>/dev/null &&
+	   [ "$(field reject_no-route "$f")" -le 32 ]; echo $?)"
+ktap_result "... while another host's setup is accepted" \
+	"$([[ "$res" == "accept id=03:14 "* ]]; echo $?)"
+ktap_result "... and ARP asks for the dead address once per retry, not once per setup" \
+	"$([ "$(grep -c . "$TMPD/probes")" -le 12 ]; echo $?)"
+sig h1 teardown 03:14
+# h2 claims 40 more addresses: the switch learns 16 of a host's port.
+n0=$(sigstat sw1 neighbours)
+r0=$(sigstat sw1 neigh_refused)
+for i in $(seq 100 139); do
+	on h2 ip addr add 10.0.0.$i/32 dev eth0
+	on h2 ping -c 1 -W 1 -I 10.0.0.$i "$(host_ip h1)" >/dev/null
+	on h2 ip addr del 10.0.0.$i/32 dev eth0
+done
+n1=$(sigstat sw1 neighbours)
+r1=$(sigstat sw1 neigh_refused)
+ktap_info "neighbours $n0 -> $n1, refused $r0 -> $r1"
+ktap_result "a host's port fills only its share of the neighbour cache, the rest counted" \
+	"$([ $((n1 - n0)) -le 16 ] && [ $((r1 - r0)) -ge 24 ]; echo $?)"
+wait_conns 0 3
 
 # --- 1,000 connections through three switches ---
 res=$(sig h1 -t 5000 batch 1000 01:00 "$(host_ip h4)" 5000 1kbit 100 100)

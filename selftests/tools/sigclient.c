@@ -19,6 +19,11 @@
  *       setups_per_s=S" (times of the accepted ones; S: accepted over the
  *       setup phase), after a line of setup's for each one not accepted;
  *       exit 0 only if all were accepted
+ *   flood N FIRST_ID DADDR DPORT RATE BURST MAXPKT
+ *       N setups of consecutive IDs at once, a millisecond apart, without
+ *       waiting for answers (a host holding as many setups as it can), then
+ *       the answers until the timeout: "flood n=N accepted=A timeouts=T
+ *       reject_REASON=K ..." (each reason seen); then teardowns
  *   listen MS
  *       "type=teardown id=03:09 reason=link-down ... flags=reverse cookie=0x..
  *       from=IP:PORT" per message (attributes if present, flags if set);
@@ -79,6 +84,7 @@ static void usage(void)
 		"  teardown ID\n"
 		"  refresh ID [INTERVAL_MS COUNT]\n"
 		"  batch N FIRST_ID DADDR DPORT RATE BURST MAXPKT\n"
+		"  flood N FIRST_ID DADDR DPORT RATE BURST MAXPKT\n"
 		"  listen MS\n"
 		"  raw HEX\n"
 		"CTL_IP defaults to " DEFAULT_CTL_IP ", PORT (local) to %d, -t MS to 2000;\n"
@@ -424,6 +430,70 @@ static int cmd_refresh(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_flood(int argc, char **argv)
+{
+	unsigned int n, i, accepted = 0, answered = 0, reasons[ETHEREAL_SIG_R_MAX + 1] = { 0 };
+	struct ethereal_sig_msg m, ans;
+	struct sockaddr_in from;
+	uint64_t start, at;
+	unsigned char *got;
+	size_t len;
+	u32 *cookies;
+	u16 first;
+
+	if (argc != 7)
+		usage();
+	n = (unsigned int)parse_num(argv[0], 0xffff, "count");
+	first = parse_id(argv[1]);
+	if (!n || first + n - 1 > 0xffff)
+		bad("count (IDs past ff:ff)", argv[0]);
+	setup_args(&m, first, argv + 2);
+	cookies = calloc(n, sizeof(*cookies));
+	got = calloc(n, 1);
+	if (!cookies || !got)
+		die("calloc");
+	start = now_ns();
+	for (i = 0; i < n; i++) {
+		sleep_until(start + i * 1000000ULL);
+		m.conn_id = (u16)(first + i);
+		cookies[i] = new_cookie();
+		m.cookie = cookies[i];
+		send_msg(&m);
+	}
+	while (answered < n &&
+	       recv_msg(start + (uint64_t)cl.timeout_ms * 1000000ULL, &ans, &from, &len, &at) >= 0) {
+		i = (u16)(ans.conn_id - first);
+		if (i >= n || got[i] || ans.cookie != cookies[i] ||
+		    (ans.type != ETHEREAL_SIG_ACCEPT && ans.type != ETHEREAL_SIG_REJECT))
+			continue;
+		got[i] = ans.type == ETHEREAL_SIG_ACCEPT ? 1 : 2;
+		answered++;
+		if (ans.type == ETHEREAL_SIG_ACCEPT)
+			accepted++;
+		else if (ans.reason <= ETHEREAL_SIG_R_MAX)
+			reasons[ans.reason]++;
+	}
+	/* The accepted, and those unanswered that may be set up after all. */
+	for (i = 0; i < n; i++)
+		if (got[i] != 2)
+			send_teardown((u16)(first + i), cookies[i]);
+	out_begin("flood");
+	out_uint("n", n);
+	out_uint("accepted", accepted);
+	out_uint("timeouts", n - answered);
+	for (i = 0; i <= ETHEREAL_SIG_R_MAX; i++)
+		if (reasons[i]) {
+			char key[48];
+
+			snprintf(key, sizeof(key), "reject_%s", ethereal_sig_reason_name((u16)i));
+			out_uint(key, reasons[i]);
+		}
+	out_end();
+	free(cookies);
+	free(got);
+	return 0;
+}
+
 static int cmd_batch(int argc, char **argv)
 {
 	unsigned int n, i, accepted = 0, rejected = 0, timeouts = 0;
@@ -647,6 +717,7 @@ static const struct {
 	{ "teardown", cmd_teardown },
 	{ "refresh", cmd_refresh },
 	{ "batch", cmd_batch },
+	{ "flood", cmd_flood },
 	{ "listen", cmd_listen },
 	{ "raw", cmd_raw },
 };

@@ -207,6 +207,7 @@ enum ethereal_sig_stats_attr {
 	ETHEREAL_SIG_STATS_A_SETUP_MISS_N,	/* setups after an ARP miss */
 	ETHEREAL_SIG_STATS_A_SETUP_MISS_AVG,
 	ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX,
+	ETHEREAL_SIG_STATS_A_NEIGH_REFUSED,	/* addresses over their port's share */
 	__ETHEREAL_SIG_STATS_A_MAX
 };
 
