@@ -430,6 +430,38 @@ static int cmd_refresh(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * N FIRST_ID DADDR DPORT RATE BURST MAXPKT of batch and flood: the count,
+ * the first ID, the setup in *M and room for a cookie each.
+ */
+static unsigned int many_args(int argc, char **argv, struct ethereal_sig_msg *m,
+			      u16 *first, u32 **cookies)
+{
+	unsigned int n;
+
+	if (argc != 7)
+		usage();
+	n = (unsigned int)parse_num(argv[0], 0xffff, "count");
+	*first = parse_id(argv[1]);
+	if (!n || *first + n - 1 > 0xffff)
+		bad("count (IDs past ff:ff)", argv[0]);
+	setup_args(m, *first, argv + 2);
+	*cookies = calloc(n, sizeof(**cookies));
+	if (!*cookies)
+		die("calloc");
+	return n;
+}
+
+/* The Ith setup of many, a millisecond after the one before, in *M. */
+static void nth_setup(struct ethereal_sig_msg *m, u16 first, unsigned int i, u32 *cookies,
+		      uint64_t start)
+{
+	sleep_until(start + i * 1000000ULL);
+	m->conn_id = (u16)(first + i);
+	cookies[i] = new_cookie();
+	m->cookie = cookies[i];
+}
+
 static int cmd_flood(int argc, char **argv)
 {
 	unsigned int n, i, accepted = 0, answered = 0, reasons[ETHEREAL_SIG_R_MAX + 1] = { 0 };
@@ -441,23 +473,13 @@ static int cmd_flood(int argc, char **argv)
 	u32 *cookies;
 	u16 first;
 
-	if (argc != 7)
-		usage();
-	n = (unsigned int)parse_num(argv[0], 0xffff, "count");
-	first = parse_id(argv[1]);
-	if (!n || first + n - 1 > 0xffff)
-		bad("count (IDs past ff:ff)", argv[0]);
-	setup_args(&m, first, argv + 2);
-	cookies = calloc(n, sizeof(*cookies));
+	n = many_args(argc, argv, &m, &first, &cookies);
 	got = calloc(n, 1);
-	if (!cookies || !got)
+	if (!got)
 		die("calloc");
 	start = now_ns();
 	for (i = 0; i < n; i++) {
-		sleep_until(start + i * 1000000ULL);
-		m.conn_id = (u16)(first + i);
-		cookies[i] = new_cookie();
-		m.cookie = cookies[i];
+		nth_setup(&m, first, i, cookies, start);
 		send_msg(&m);
 	}
 	while (answered < n &&
@@ -503,25 +525,15 @@ static int cmd_batch(int argc, char **argv)
 	u32 *cookies;
 	int *types;
 
-	if (argc != 7)
-		usage();
-	n = (unsigned int)parse_num(argv[0], 0xffff, "count");
-	first = parse_id(argv[1]);
-	if (!n || first + n - 1 > 0xffff)
-		bad("count (IDs past ff:ff)", argv[0]);
-	setup_args(&m, first, argv + 2);
-	cookies = calloc(n, sizeof(*cookies));
+	n = many_args(argc, argv, &m, &first, &cookies);
 	types = calloc(n, sizeof(*types));
-	if (!cookies || !types)
+	if (!types)
 		die("calloc");
 
 	/* At most a setup a millisecond: half what a switch port takes. */
 	start = now_ns();
 	for (i = 0; i < n; i++) {
-		sleep_until(start + i * 1000000ULL);
-		m.conn_id = (u16)(first + i);
-		cookies[i] = new_cookie();
-		m.cookie = cookies[i];
+		nth_setup(&m, first, i, cookies, start);
 		types[i] = setup_one(&m, &ans, &us);
 		if (types[i] == ETHEREAL_SIG_ACCEPT) {
 			accepted++;
