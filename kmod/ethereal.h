@@ -61,6 +61,7 @@ enum ethereal_sig_counter {
 	ETHEREAL_SIGC_DROP_SPOOFED,
 	ETHEREAL_SIGC_DROP_UNEXPECTED,
 	ETHEREAL_SIGC_NEIGH_REFUSED,
+	ETHEREAL_SIGC_NEIGH_CLAIMS,
 	ETHEREAL_SIGC_N
 };
 
@@ -273,6 +274,7 @@ void ethereal_port_remove(struct ethereal_port *port);
 u64 ethereal_dev_speed(const struct net_device *dev);
 u64 ethereal_port_rate(const struct ethereal_port *port);
 u16 ethereal_port_vid(const struct ethereal_port *port);
+bool ethereal_port_in_vlan(const struct ethereal_port *port, u16 vid);
 void ethereal_stats_sum(struct ethereal_stats __percpu *stats,
 			u64 sum[ETHEREAL_N_COUNTERS]);
 struct ethereal_stats __percpu *ethereal_stats_alloc(void);
@@ -326,7 +328,9 @@ void ethereal_sig_conn_gone(struct ethereal_conn *conn);
 
 /* neigh.c: the switch's view of IPv4 -> MAC, from ARP it forwards */
 void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb);
-bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac);
+bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac,
+			   struct ethereal_port **port);
+void ethereal_neigh_port_down(struct ethereal_port *port);
 void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip);
 void ethereal_neigh_flush(struct ethereal_switch *sw);
 void ethereal_neigh_port_gone(struct ethereal_port *port);

@@ -18,6 +18,13 @@
  * one can choose addresses that share a bucket; each port may fill only
  * its share of the cache (a host's port a few entries, a trunk three
  * quarters), and what does not fit is counted as neigh_refused.
+ *
+ * An address learned on a host's port is bound to that port, as dynamic
+ * ARP inspection binds it: while the binding is fresh and the port up, a
+ * claim of it from any other port is refused and counted (neigh_claims),
+ * and signaling trusts the binding, not the FDB, which any host can move
+ * by sending one frame with another's MAC. The binding ends when the port
+ * goes down or leaves, or when no ARP refreshed it for 5 minutes.
  */
 #include <linux/jhash.h>
 #include <linux/if_arp.h>
@@ -55,6 +62,18 @@ static bool ethereal_neigh_room(const struct ethereal_port *port)
 				ETHEREAL_NEIGH_TRUNK : ETHEREAL_NEIGH_HOST);
 }
 
+static bool ethereal_neigh_stale(const struct ethereal_neigh *n)
+{
+	return time_after_eq(jiffies, READ_ONCE(n->updated) + ETHEREAL_NEIGH_TTL);
+}
+
+/* Whether N's port holds it against claims from other ports. */
+static bool ethereal_neigh_bound(const struct ethereal_neigh *n)
+{
+	return READ_ONCE(n->port->role) == ETHEREAL_PORT_PERIPHERAL &&
+	       !ethereal_neigh_stale(n) && netif_carrier_ok(n->port->dev);
+}
+
 static void ethereal_neigh_set_port(struct ethereal_neigh *n, struct ethereal_port *port)
 {
 	if (n->port)
@@ -74,11 +93,6 @@ static struct ethereal_neigh *ethereal_neigh_find(struct ethereal_switch *sw, __
 		if (smp_load_acquire(&n->ip) == ip)
 			return n;
 	return NULL;
-}
-
-static bool ethereal_neigh_stale(const struct ethereal_neigh *n)
-{
-	return time_after_eq(jiffies, READ_ONCE(n->updated) + ETHEREAL_NEIGH_TTL);
 }
 
 /* A stale entry of IP's bucket, to take over. */
@@ -111,7 +125,13 @@ static void ethereal_neigh_update(struct ethereal_port *port, __be32 ip, const u
 	 */
 	n = ethereal_neigh_find(sw, ip);
 	if (n) {
-		/* Moved to PORT (or claimed from it): if PORT has room. */
+		/* Claimed from another port: refused while bound there. */
+		if (n->port != port && ethereal_neigh_bound(n)) {
+			spin_unlock_bh(&sw->sig.neigh_lock);
+			atomic_long_inc(&sw->sig.c[ETHEREAL_SIGC_NEIGH_CLAIMS]);
+			return;
+		}
+		/* Moved to PORT: if PORT has room. */
 		if (n->port != port && !ethereal_neigh_room(port))
 			goto refused;
 		if (n->port != port)
@@ -189,7 +209,12 @@ void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb)
 	ethereal_neigh_update(port, sip, sha);
 }
 
-bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac)
+/*
+ * IP's MAC, and the port it was learned on (PORT, if not NULL; RTNL held,
+ * which keeps the port). False if unknown or stale.
+ */
+bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac,
+			   struct ethereal_port **port)
 {
 	struct ethereal_neigh *n;
 	bool found = false;
@@ -198,10 +223,27 @@ bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac)
 	n = ethereal_neigh_find(sw, ip);
 	if (n && !ethereal_neigh_stale(n)) {
 		ether_addr_copy(mac, n->mac);
+		if (port)
+			*port = n->port;
 		found = true;
 	}
 	spin_unlock_bh(&sw->sig.neigh_lock);
 	return found;
+}
+
+/* PORT's link went down: its hosts' bindings end (a host may move). */
+void ethereal_neigh_port_down(struct ethereal_port *port)
+{
+	struct ethereal_switch *sw = port->sw;
+	struct ethereal_neigh *n;
+	int i;
+
+	spin_lock_bh(&sw->sig.neigh_lock);
+	for (i = 0; i < ARRAY_SIZE(sw->sig.neigh) && port->n_neigh; i++)
+		hlist_for_each_entry(n, &sw->sig.neigh[i], node)
+			if (n->port == port)
+				WRITE_ONCE(n->updated, jiffies - ETHEREAL_NEIGH_TTL);
+	spin_unlock_bh(&sw->sig.neigh_lock);
 }
 
 /*

@@ -292,6 +292,8 @@ void ethereal_sig_port_down(struct ethereal_port *port, u16 reason)
 	struct ethereal_sig_wait *w, *wtmp;
 
 	ASSERT_RTNL();
+	/* Its hosts' addresses are no longer bound to it: they may move. */
+	ethereal_neigh_port_down(port);
 	list_for_each_entry_safe(w, wtmp, &sw->sig.waiting, node)
 		if (w->in == port)
 			ethereal_sig_wait_free(sw, w);

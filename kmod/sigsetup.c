@@ -114,19 +114,26 @@ static u16 ethereal_sig_reason(int err)
 }
 
 /*
- * Where the receiver is: its MAC from the neighbour cache, its port from
- * the bridge's FDB, in the VLAN of the setup's input port IN. -EAGAIN: ask
- * ARP first.
+ * Where the receiver is: its MAC from the neighbour cache, its port the one
+ * its address is bound to when that is a host's port (the FDB can be moved
+ * by any host), else the bridge's FDB; in the VLAN of the setup's input
+ * port IN either way. -EAGAIN: ask ARP first.
  */
 static int ethereal_sig_route(struct ethereal_port *in, __be32 daddr,
 			      struct ethereal_port **out, u8 *mac)
 {
 	struct ethereal_switch *sw = in->sw;
+	u16 vid = ethereal_port_vid(in);
+	struct ethereal_port *bound;
 	struct net_device *dev;
 
-	if (!ethereal_neigh_lookup(sw, daddr, mac))
+	if (!ethereal_neigh_lookup(sw, daddr, mac, &bound))
 		return -EAGAIN;
-	dev = br_fdb_find_port(sw->br, mac, ethereal_port_vid(in));
+	if (bound->role == ETHEREAL_PORT_PERIPHERAL) {
+		*out = bound;
+		return ethereal_port_in_vlan(bound, vid) ? 0 : -ENOENT;
+	}
+	dev = br_fdb_find_port(sw->br, mac, vid);
 	if (!dev)
 		return -EAGAIN;
 	*out = ethereal_port_find(dev_net(dev), dev);
@@ -262,17 +269,16 @@ void ethereal_sig_waiting(struct ethereal_switch *sw)
 
 /*
  * A host may speak only for itself: its MAC and IPv4 address must be the
- * ones the switch learned on that port, from its ARP and the bridge's FDB.
+ * pair the switch learned from its ARP and bound to that port (neigh.c).
+ * Not the FDB: one frame with another host's MAC moves that.
  */
 bool ethereal_sig_from_host(const struct ethereal_sig_rxinfo *rx)
 {
-	struct ethereal_switch *sw = rx->port->sw;
+	struct ethereal_port *bound;
 	u8 mac[ETH_ALEN];
 
-	return ethereal_neigh_lookup(sw, rx->from.ip, mac) &&
-	       ether_addr_equal(mac, rx->from.mac) &&
-	       br_fdb_find_port(sw->br, rx->from.mac, ethereal_port_vid(rx->port)) ==
-	       rx->port->dev;
+	return ethereal_neigh_lookup(rx->port->sw, rx->from.ip, mac, &bound) &&
+	       ether_addr_equal(mac, rx->from.mac) && bound == rx->port;
 }
 
 static bool ethereal_sig_setup_valid(const struct ethereal_sig_msg *m)

@@ -95,6 +95,15 @@ u16 ethereal_port_vid(const struct ethereal_port *port)
 	return pvid;
 }
 
+/* Whether PORT carries VLAN VID (0: no VLAN filtering, any port does). */
+bool ethereal_port_in_vlan(const struct ethereal_port *port, u16 vid)
+{
+	struct bridge_vlan_info info;
+
+	ASSERT_RTNL();
+	return !vid || !br_vlan_get_info(port->dev, vid, &info);
+}
+
 /* The port's link rate: its qdisc's when it has ours, else the device's. */
 u64 ethereal_port_rate(const struct ethereal_port *port)
 {

@@ -6,8 +6,8 @@
 # reserved anywhere; the ARP miss path; soft-state expiry and refresh; link
 # down; malformed, truncated, oversized and spoofed messages dropped and
 # counted; a VLAN-filtering bridge; a hostile host's setups, ARP probes and
-# addresses held to its port's budgets; 1,000 connections set up and torn
-# down.
+# addresses held to its port's budgets, and its claims of another host's
+# address or MAC refused; 1,000 connections set up and torn down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -42,7 +42,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 31
+ktap_begin 34
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -219,6 +219,37 @@ r1=$(sigstat sw1 neigh_refused)
 ktap_info "neighbours $n0 -> $n1, refused $r0 -> $r1"
 ktap_result "a host's port fills only its share of the neighbour cache, the rest counted" \
 	"$([ $((n1 - n0)) -le 16 ] && [ $((r1 - r0)) -ge 24 ]; echo $?)"
+wait_conns 0 3
+
+# --- a host's address is bound to its port ---
+# h2 claims h1's address in ARP: refused, and sw1 still routes h1 to swp1.
+on h3 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
+c0=$(sigstat sw1 neigh_claims)
+on h2 ip addr add "$(host_ip h1)/32" dev eth0 noprefixroute
+on h2 ping -c 1 -W 1 -I "$(host_ip h1)" "$(host_ip h4)" >/dev/null
+on h2 ip addr del "$(host_ip h1)/32" dev eth0
+res=$(sig h3 setup 03:15 "$(host_ip h1)" 5000 1mbit 6056 1514)
+ktap_info "$res; claims $c0 -> $(sigstat sw1 neigh_claims)"
+ktap_result "h2 claiming h1's address: refused and counted" \
+	"$([ "$(sigstat sw1 neigh_claims)" -gt "$c0" ]; echo $?)"
+ktap_result "... and a setup toward h1 still leaves sw1 by h1's port" \
+	"$([[ "$res" == "accept id=03:15 "* ]] &&
+	   [ "$(ctl sw1 -j conn show br0 |
+		jq -r --arg m "$(host_mac h1)" '.[] | select(.lladdr == $m) | .out')" = swp1 ]
+	   echo $?)"
+sig h3 teardown 03:15
+# h2 takes h1's MAC (the FDB follows it) and asks as h1: still spoofed.
+sp=$(sigstat sw1 drop_spoofed)
+on h2 ip link set eth0 address "$(host_mac h1)"
+on h2 ip addr add "$(host_ip h1)/32" dev eth0 noprefixroute
+on h2 ping -c 1 -W 1 -I "$(host_ip h1)" "$(host_ip h4)" >/dev/null
+res=$(sig h2 -s "$(host_ip h1)" -p 20002 -t 500 setup 03:16 "$(host_ip h4)" 5000 1mbit 6056 1514)
+on h2 ip addr del "$(host_ip h1)/32" dev eth0
+on h2 ip link set eth0 address "$(host_mac h2)"
+on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
+on h2 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
+ktap_result "h2 with h1's MAC and address, on its own port: dropped as spoofed" \
+	"$([[ "$res" != accept* ]] && [ "$(sigstat sw1 drop_spoofed)" -gt "$sp" ]; echo $?)"
 wait_conns 0 3
 
 # --- 1,000 connections through three switches ---

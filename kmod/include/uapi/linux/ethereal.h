@@ -208,6 +208,7 @@ enum ethereal_sig_stats_attr {
 	ETHEREAL_SIG_STATS_A_SETUP_MISS_AVG,
 	ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX,
 	ETHEREAL_SIG_STATS_A_NEIGH_REFUSED,	/* addresses over their port's share */
+	ETHEREAL_SIG_STATS_A_NEIGH_CLAIMS,	/* claims of an address bound elsewhere */
 	__ETHEREAL_SIG_STATS_A_MAX
 };
 
