@@ -156,6 +156,7 @@ struct ethereal_port {
 	struct sk_buff_head sig_rxq;	/* its control messages to handle */
 	unsigned int sig_pending;	/* its setups in progress, RTNL */
 	unsigned int n_neigh;		/* addresses learned here, neigh_lock */
+	struct list_head neigh_list;	/* them, oldest first, neigh_lock */
 	bool neigh_gone;		/* leaving: learn nothing more, neigh_lock */
 	struct ethereal_stats __percpu *stats;
 	struct rcu_head rcu;

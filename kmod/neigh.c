@@ -45,6 +45,7 @@ struct ethereal_neigh {
 	u8 mac[ETH_ALEN];
 	unsigned long updated;		/* jiffies */
 	struct ethereal_port *port;	/* where it was learned; the lock */
+	struct list_head plist;		/* in port->neigh_list, oldest first */
 	struct rcu_head rcu;
 };
 
@@ -74,12 +75,47 @@ static bool ethereal_neigh_bound(const struct ethereal_neigh *n)
 	       !ethereal_neigh_stale(n) && netif_carrier_ok(n->port->dev);
 }
 
+/* N learned (again) on PORT: the newest of PORT's entries. */
 static void ethereal_neigh_set_port(struct ethereal_neigh *n, struct ethereal_port *port)
 {
-	if (n->port)
+	if (n->port == port) {
+		list_move_tail(&n->plist, &port->neigh_list);
+		return;
+	}
+	if (n->port) {
+		list_del(&n->plist);
 		n->port->n_neigh--;
+	}
 	n->port = port;
+	list_add_tail(&n->plist, &port->neigh_list);
 	port->n_neigh++;
+}
+
+/* Out of the cache; lockless readers may still hold it. */
+static void ethereal_neigh_del(struct ethereal_switch *sw, struct ethereal_neigh *n)
+{
+	hlist_del_rcu(&n->node);
+	list_del(&n->plist);
+	n->port->n_neigh--;
+	sw->sig.n_neigh--;
+	kfree_rcu(n, rcu);
+}
+
+/*
+ * Whether PORT may have one entry more: within its share, or by giving up
+ * its oldest entry if that is stale (O(1): its entries are in update order).
+ */
+static bool ethereal_neigh_make_room(struct ethereal_port *port)
+{
+	struct ethereal_neigh *old;
+
+	if (ethereal_neigh_room(port))
+		return true;
+	old = list_first_entry_or_null(&port->neigh_list, struct ethereal_neigh, plist);
+	if (!old || !ethereal_neigh_stale(old))
+		return false;
+	ethereal_neigh_del(port->sw, old);
+	return true;
 }
 
 /* Under RCU (the packet path) or the lock. */
@@ -95,15 +131,19 @@ static struct ethereal_neigh *ethereal_neigh_find(struct ethereal_switch *sw, __
 	return NULL;
 }
 
-/* A stale entry of IP's bucket, to take over. */
-static struct ethereal_neigh *ethereal_neigh_reuse(struct ethereal_switch *sw, __be32 ip)
+/* A stale entry of IP's bucket to take over for PORT: its own first. */
+static struct ethereal_neigh *ethereal_neigh_reuse(struct ethereal_switch *sw, __be32 ip,
+						   const struct ethereal_port *port)
 {
-	struct ethereal_neigh *n;
+	struct ethereal_neigh *n, *other = NULL;
 
 	hlist_for_each_entry(n, ethereal_neigh_head(sw, ip), node)
-		if (ethereal_neigh_stale(n))
-			return n;
-	return NULL;
+		if (ethereal_neigh_stale(n)) {
+			if (n->port == port)
+				return n;
+			other = other ?: n;
+		}
+	return other;
 }
 
 static void ethereal_neigh_update(struct ethereal_port *port, __be32 ip, const u8 *mac)
@@ -132,17 +172,17 @@ static void ethereal_neigh_update(struct ethereal_port *port, __be32 ip, const u
 			return;
 		}
 		/* Moved to PORT: if PORT has room. */
-		if (n->port != port && !ethereal_neigh_room(port))
+		if (n->port != port && !ethereal_neigh_make_room(port))
 			goto refused;
-		if (n->port != port)
-			ethereal_neigh_set_port(n, port);
+		ethereal_neigh_set_port(n, port);
 		ether_addr_copy(n->mac, mac);
 		WRITE_ONCE(n->updated, jiffies);
 		goto out;
 	}
-	if (!ethereal_neigh_room(port))
+	/* A stale entry of the bucket: PORT's own, or another's if PORT has room. */
+	n = ethereal_neigh_reuse(sw, ip, port);
+	if (n && n->port != port && !ethereal_neigh_make_room(port))
 		goto refused;
-	n = ethereal_neigh_reuse(sw, ip);
 	if (n) {
 		ethereal_neigh_set_port(n, port);
 		ether_addr_copy(n->mac, mac);
@@ -151,7 +191,7 @@ static void ethereal_neigh_update(struct ethereal_port *port, __be32 ip, const u
 		smp_store_release(&n->ip, ip);
 		goto out;
 	}
-	if (sw->sig.n_neigh >= ETHEREAL_NEIGH_MAX)
+	if (!ethereal_neigh_make_room(port) || sw->sig.n_neigh >= ETHEREAL_NEIGH_MAX)
 		goto refused;
 	n = kmalloc(sizeof(*n), GFP_ATOMIC);
 	if (!n)
@@ -236,13 +276,10 @@ void ethereal_neigh_port_down(struct ethereal_port *port)
 {
 	struct ethereal_switch *sw = port->sw;
 	struct ethereal_neigh *n;
-	int i;
 
 	spin_lock_bh(&sw->sig.neigh_lock);
-	for (i = 0; i < ARRAY_SIZE(sw->sig.neigh) && port->n_neigh; i++)
-		hlist_for_each_entry(n, &sw->sig.neigh[i], node)
-			if (n->port == port)
-				WRITE_ONCE(n->updated, jiffies - ETHEREAL_NEIGH_TTL);
+	list_for_each_entry(n, &port->neigh_list, plist)
+		WRITE_ONCE(n->updated, jiffies - ETHEREAL_NEIGH_TTL);
 	spin_unlock_bh(&sw->sig.neigh_lock);
 }
 
@@ -274,23 +311,12 @@ void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip)
 void ethereal_neigh_port_gone(struct ethereal_port *port)
 {
 	struct ethereal_switch *sw = port->sw;
-	struct ethereal_neigh *n;
-	struct hlist_node *tmp;
-	int i;
+	struct ethereal_neigh *n, *tmp;
 
 	spin_lock_bh(&sw->sig.neigh_lock);
 	port->neigh_gone = true;
-	for (i = 0; i < ARRAY_SIZE(sw->sig.neigh) && port->n_neigh; i++) {
-		hlist_for_each_entry_safe(n, tmp, &sw->sig.neigh[i], node) {
-			if (n->port != port)
-				continue;
-			hlist_del_rcu(&n->node);
-			port->n_neigh--;
-			sw->sig.n_neigh--;
-			/* ethereal_neigh_snoop() may be reading it. */
-			kfree_rcu(n, rcu);
-		}
-	}
+	list_for_each_entry_safe(n, tmp, &port->neigh_list, plist)
+		ethereal_neigh_del(sw, n);
 	spin_unlock_bh(&sw->sig.neigh_lock);
 }
 
@@ -303,6 +329,7 @@ void ethereal_neigh_flush(struct ethereal_switch *sw)
 	spin_lock_bh(&sw->sig.neigh_lock);
 	for (i = 0; i < ARRAY_SIZE(sw->sig.neigh); i++) {
 		hlist_for_each_entry_safe(n, tmp, &sw->sig.neigh[i], node) {
+			list_del(&n->plist);
 			n->port->n_neigh--;
 			hlist_del(&n->node);
 			kfree(n);

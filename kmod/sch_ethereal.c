@@ -591,12 +591,20 @@ void ethereal_sched_unbind(struct ethereal_port *port)
 /* Q is destroyed: its queues go, and the port is left to the root it has. */
 static void ethereal_release(struct ethereal_sched *q)
 {
-	struct ethereal_port *port = q->port;
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct ethereal_port *port;
 
 	ASSERT_RTNL();
 	ethereal_class_remove_all(q);
+	/*
+	 * A replaced root may outlive its port (a tc filter request holding
+	 * it for a moment): touch the port only if it is still there.
+	 */
+	port = ethereal_port_find(dev_net(dev), dev);
+	if (port != q->port)
+		port = NULL;
 	q->port = NULL;
-	if (port->sched != q)
+	if (!port || port->sched != q)
 		return;		/* replaced: the new root has the port */
 	port->sched = NULL;
 	ethereal_discard_set(port, 0, 0);

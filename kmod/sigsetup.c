@@ -333,12 +333,13 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 	list_for_each_entry(w, &sw->sig.waiting, node)
 		if (w->in == in && w->m.conn_id == m->conn_id)
 			return;		/* already waiting for ARP */
-	if (ethereal_sig_pending_full(in)) {
+	err = ethereal_sig_route(in, m->daddr, &out, mac);
+	/* Only a setup that will wait (for ARP, or downstream) needs room. */
+	if ((err == -EAGAIN || (!err && out->role != ETHEREAL_PORT_PERIPHERAL)) &&
+	    ethereal_sig_pending_full(in)) {
 		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_BUSY, hop);
 		return;
 	}
-
-	err = ethereal_sig_route(in, m->daddr, &out, mac);
 	if (!err) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_ARP_HITS);
 		ethereal_sig_install(in, out, mac, m, peer, hop, rx->arrival, false);

@@ -148,6 +148,7 @@ int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 	port->out_next = ETHEREAL_ID_MIN;
 	port->out_freed = get_state_synchronize_rcu();
 	skb_queue_head_init(&port->sig_rxq);
+	INIT_LIST_HEAD(&port->neigh_list);
 	ratelimit_state_init(&port->sig_rl, HZ / 10, 1);
 	ratelimit_set_flags(&port->sig_rl, RATELIMIT_MSG_ON_RELEASE);
 	ethereal_port_set_role(port, ETHEREAL_PORT_PERIPHERAL);
