@@ -92,20 +92,25 @@ install: all install-module
 # The module built for KVER, where modprobe looks first (updates/), and its
 # source with dkms.conf for DKMS. No build here: the test VM installs what
 # the host built, from a read-only tree.
-install-module:
+install-module: install-src
 	@test -f build/kmod/$(KVER)/ethereal.ko || { echo "install: build/kmod/$(KVER)/ethereal.ko not built (run make)" >&2; exit 1; }
 	install -D -m 0644 build/kmod/$(KVER)/ethereal.ko $(DESTDIR)/lib/modules/$(KVER)/updates/ethereal.ko
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+install-src:
 	mkdir -p $(DKMS_SRC)
 	cp -r kmod/*.c kmod/*.h kmod/Kbuild kmod/include $(DKMS_SRC)/
 	sed 's/@VERSION@/$(VERSION)/' kmod/dkms.conf >$(DKMS_SRC)/dkms.conf
-	$(if $(DESTDIR),,depmod -a $(KVER))
 
 # dkms autoinstall would build for the running kernel only: every kernel
-# with headers instead; later kernels get it from DKMS's own hook.
-install-dkms: install-module
+# with headers instead; later kernels get it from DKMS's own hook. DKMS's
+# module (updates/dkms/) replaces one make install put in updates/: two
+# copies under updates/ would leave modprobe's choice to depmod's order.
+install-dkms: install-src
 	dkms status ethereal/$(VERSION) | grep -q . || dkms add ethereal/$(VERSION)
 	@for k in /lib/modules/*/build/Makefile; do \
 		k=$${k#/lib/modules/}; k=$${k%%/*}; \
+		rm -f /lib/modules/$$k/updates/ethereal.ko; \
 		dkms install ethereal/$(VERSION) -k $$k || exit 1; \
 	done
 
@@ -125,4 +130,4 @@ clean:
 	@for d in $(SUBDIRS) selftests/unit; do $(MAKE) -C $$d clean; done
 
 .PHONY: all kmod userspace deps unit check check-kernels demo bench lint install \
-	install-module install-dkms uninstall clean
+	install-module install-src install-dkms uninstall clean
