@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sigfuzz: mutated signaling frames at a switch port.
+ *
+ *   sigfuzz IFACE COUNT [SEED [PPS]]
+ *
+ * Sends COUNT Ethernet frames out of IFACE (a packet socket: no stack in
+ * the way) to the signaling MAC FF:FF:FF:FF:00:01, at PPS a second (0, the
+ * default: as fast as it can). Most are IPv4/UDP datagrams to the switch's
+ * signaling port with valid checksums, carrying a message of a random type
+ * whose attributes take edge values (0, 1, the bounds and one past them,
+ * 2^32, 2^63, 2^64-1) or random ones, built with the switch's own encoder
+ * (sigmsg.c) and then, most of the time, mutated: bits flipped, bytes
+ * overwritten, cut short, or grown with garbage. The rest break the
+ * headers: another EtherType, a bad IPv4 or UDP checksum, a fragment,
+ * lengths that lie. The source addresses are IFACE's own (MAC, IPv4), so
+ * that a host port's switch gets past its anti-spoofing check.
+ *
+ * Prints "sent=N seed=S". The switch must count each frame exactly once:
+ * rx, drop_malformed, drop_ratelimit or drop_backlog.
+ */
+#include <arpa/inet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <netpacket/packet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/ethereal.h>
+
+#include "clock.h"
+#include "sigmsg.h"
+
+#define CTL_IP	"198.18.0.1"
+
+static uint64_t rng_state;
+
+/* xorshift64*: reproducible from the seed the run prints. */
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static uint64_t below(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+/* A value for a field of BITS bits: an edge, or anything. */
+static uint64_t edge(unsigned int bits, uint64_t lo, uint64_t hi)
+{
+	const uint64_t any[] = {
+		0, 1, 2, lo, lo ? lo - 1 : 0, hi, hi + 1, 0xffff, 0x10000,
+		0xffffffffULL, 0x100000000ULL, 1ULL << 63, UINT64_MAX,
+	};
+	uint64_t mask = bits == 64 ? UINT64_MAX : (1ULL << bits) - 1;
+
+	if (below(4) == 0)
+		return rnd() & mask;
+	return any[below(sizeof(any) / sizeof(any[0]))] & mask;
+}
+
+/* A message of a random type, its attributes at edges, encoded. */
+static size_t message(uint8_t *buf, size_t size)
+{
+	struct ethereal_sig_msg m = {
+		.type = (uint8_t)edge(8, ETHEREAL_SIG_SETUP, __ETHEREAL_SIG_TYPE_MAX - 1),
+		.flags = (uint16_t)(below(2) ? ETHEREAL_SIG_F_REVERSE : edge(16, 0, 1)),
+		.conn_id = (uint16_t)edge(16, ETHEREAL_ID_MIN, ETHEREAL_ID_MAX),
+		.cookie = (uint32_t)rnd(),
+		.present = (uint32_t)(below(2) ? ETHEREAL_SIG_SETUP_NEEDS | rnd() : rnd()),
+		.daddr = below(2) ? inet_addr("10.0.0.2") : (uint32_t)rnd(),
+		.dport = (uint16_t)edge(16, 1, 65535),
+		.rate = edge(64, ETHEREAL_RATE_MIN, ETHEREAL_RATE_MAX),
+		.burst = (uint32_t)edge(32, 60, 65535),
+		.max_pkt = (uint32_t)edge(32, ETHEREAL_MAX_PKT_MIN, ETHEREAL_MAX_PKT_MAX),
+		.reason = (uint16_t)edge(16, 1, ETHEREAL_SIG_R_MAX),
+		.hop = (uint8_t)edge(8, 1, 254),
+		.lifetime = (uint32_t)edge(32, ETHEREAL_LIFETIME_MIN_MS, ETHEREAL_LIFETIME_MAX_MS),
+		.hops = (uint8_t)edge(8, 1, 254),
+	};
+
+	/* Only the attributes the format knows: the encoder writes no others. */
+	m.present &= (1U << (ETHEREAL_SIG_A_MAX + 1)) - 2;
+	return ethereal_sig_build(buf, size, &m);
+}
+
+/* Flip, overwrite, cut or grow LEN bytes of BUF (room for SIZE). */
+static size_t mutate(uint8_t *buf, size_t len, size_t size)
+{
+	unsigned int i, n = 1 + (unsigned int)below(4);
+
+	for (i = 0; i < n; i++) {
+		switch (below(5)) {
+		case 0:
+			if (len)
+				buf[below(len)] ^= (uint8_t)(1U << below(8));
+			break;
+		case 1:
+			if (len)
+				buf[below(len)] = (uint8_t)edge(8, 0, 0x7f);
+			break;
+		case 2:
+			len = below(len + 1);
+			break;
+		case 3:
+			while (len < size && below(8))
+				buf[len++] = (uint8_t)rnd();
+			break;
+		default:
+			/* A 16- or 32-bit field at an edge, anywhere. */
+			if (len >= 4) {
+				uint32_t v = htonl((uint32_t)edge(32, 0, 0xffff));
+
+				memcpy(buf + below(len - 3), &v, below(2) ? 2 : 4);
+			}
+			break;
+		}
+	}
+	return len;
+}
+
+static uint16_t csum(const void *data, size_t len, uint32_t sum)
+{
+	const uint8_t *p = data;
+
+	while (len > 1) {
+		sum += (uint32_t)p[0] << 8 | p[1];
+		p += 2;
+		len -= 2;
+	}
+	if (len)
+		sum += (uint32_t)p[0] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* One frame into F (room for SIZE): its length. */
+static size_t frame(uint8_t *f, size_t size, const uint8_t *src_mac, uint32_t saddr)
+{
+	static const uint8_t ctl_mac[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0x00,
+						   ETHEREAL_ID_SIGNAL };
+	struct ether_header *eh = (void *)f;
+	struct iphdr *ip = (void *)(eh + 1);
+	struct udphdr *uh = (void *)(ip + 1);
+	uint8_t *payload = (uint8_t *)(uh + 1);
+	size_t room = size - (size_t)(payload - f), plen, ulen;
+	unsigned int broken = below(8) == 0 ? 1 + (unsigned int)below(6) : 0;
+	uint32_t pseudo;
+
+	memcpy(eh->ether_dhost, ctl_mac, ETH_ALEN);
+	memcpy(eh->ether_shost, src_mac, ETH_ALEN);
+	eh->ether_type = htons(broken == 1 ? (uint16_t)rnd() : ETHERTYPE_IP);
+	/* Not a VLAN tag: the stack would untag (or drop) it before the switch. */
+	if (eh->ether_type == htons(ETHERTYPE_VLAN) || eh->ether_type == htons(0x88a8))
+		eh->ether_type = htons(ETHERTYPE_ARP + 1);
+
+	plen = message(payload, room);
+	if (below(4))
+		plen = mutate(payload, plen, room > 300 ? 300 : room);
+	ulen = sizeof(*uh) + plen;
+
+	memset(ip, 0, sizeof(*ip));
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->tot_len = htons((uint16_t)(sizeof(*ip) + ulen));
+	ip->ttl = 1;
+	ip->protocol = IPPROTO_UDP;
+	ip->saddr = saddr;
+	ip->daddr = inet_addr(CTL_IP);
+	if (broken == 2)
+		ip->frag_off = htons(IP_MF);
+	if (broken == 3)
+		ip->tot_len = htons((uint16_t)rnd());
+	ip->check = htons(csum(ip, sizeof(*ip), 0));
+	if (broken == 4)
+		ip->check ^= 1;
+
+	uh->source = htons(40000);
+	uh->dest = htons(broken == 5 ? (uint16_t)rnd() : ETHEREAL_SIG_PORT);
+	uh->len = htons(broken == 6 ? (uint16_t)rnd() : (uint16_t)ulen);
+	uh->check = 0;
+	pseudo = (ntohl(ip->saddr) >> 16) + (ntohl(ip->saddr) & 0xffff) +
+		 (ntohl(ip->daddr) >> 16) + (ntohl(ip->daddr) & 0xffff) +
+		 IPPROTO_UDP + (uint32_t)ulen;
+	uh->check = htons(csum(uh, ulen, pseudo));
+	if (!uh->check)
+		uh->check = 0xffff;
+	if (below(16) == 0)
+		uh->check ^= htons(1);
+	return (size_t)(payload - f) + plen;
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_halen = ETH_ALEN };
+	uint8_t f[ETH_FRAME_LEN], mac[ETH_ALEN];
+	unsigned long count, pps = 0, i;
+	uint32_t saddr = 0;
+	struct ifreq ifr;
+	uint64_t start;
+	int fd;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: sigfuzz IFACE COUNT [SEED [PPS]]\n");
+		return 2;
+	}
+	count = strtoul(argv[2], NULL, 0);
+	rng_state = argc > 3 ? strtoull(argv[3], NULL, 0) : (uint64_t)time(NULL);
+	if (!rng_state)
+		rng_state = 1;
+	printf("seed=%llu ", (unsigned long long)rng_state);
+	if (argc > 4)
+		pps = strtoul(argv[4], NULL, 0);
+
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0) {
+		perror("socket");
+		return 1;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", argv[1]);
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
+		perror(argv[1]);
+		return 1;
+	}
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
+	/* Its IPv4 address if it has one: the host port's anti-spoofing check. */
+	if (ioctl(fd, SIOCGIFADDR, &ifr) == 0)
+		saddr = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr;
+	sll.sll_ifindex = (int)if_nametoindex(argv[1]);
+
+	start = now_ns();
+	for (i = 0; i < count; i++) {
+		size_t len = frame(f, sizeof(f), mac, saddr);
+
+		if (pps)
+			sleep_until(start + i * 1000000000ULL / pps);
+		while (sendto(fd, f, len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+			usleep(100);	/* a full device queue: not a frame lost */
+	}
+	printf("sent=%lu\n", count);
+	return 0;
+}
