@@ -10,9 +10,11 @@ udp_mesh() {
 	local hosts=$1 mode=$2 port=$3 h o n=0 pids=() outs=() bad= i want got self=1
 	for h in $hosts; do n=$((n + 1)); done
 	[ "$mode" = broadcast ] && self=0
+	# Receivers wait up to 10 s of silence: the senders run one after the
+	# other, and a process start in the emulated guest can take 0.5 s.
 	for h in $hosts; do
 		outs+=("$(mktemp)")
-		on "$h" udpprobe recv "$port" $((n - self)) 3000 >"${outs[-1]}" &
+		on "$h" udpprobe recv "$port" $((n - self)) 10000 >"${outs[-1]}" &
 		pids+=($!)
 	done
 	for i in "${!outs[@]}"; do
