@@ -226,6 +226,7 @@ wait_conns 0 3
 on h3 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
 c0=$(sigstat sw1 neigh_claims)
 on h2 ip addr add "$(host_ip h1)/32" dev eth0 noprefixroute
+on h2 ip neigh flush dev eth0	# so that it asks ARP, as h1
 on h2 ping -c 1 -W 1 -I "$(host_ip h1)" "$(host_ip h4)" >/dev/null
 on h2 ip addr del "$(host_ip h1)/32" dev eth0
 res=$(sig h3 setup 03:15 "$(host_ip h1)" 5000 1mbit 6056 1514)
@@ -240,12 +241,16 @@ ktap_result "... and a setup toward h1 still leaves sw1 by h1's port" \
 sig h3 teardown 03:15
 # h2 takes h1's MAC (the FDB follows it) and asks as h1: still spoofed.
 sp=$(sigstat sw1 drop_spoofed)
+# A new MAC flushes every neighbour entry, the control one too: put it back.
+ctl_neigh() { on h2 ip neigh replace 198.18.0.1 lladdr ff:ff:ff:ff:00:01 dev eth0 nud permanent; }
 on h2 ip link set eth0 address "$(host_mac h1)"
+ctl_neigh
 on h2 ip addr add "$(host_ip h1)/32" dev eth0 noprefixroute
 on h2 ping -c 1 -W 1 -I "$(host_ip h1)" "$(host_ip h4)" >/dev/null
 res=$(sig h2 -s "$(host_ip h1)" -p 20002 -t 500 setup 03:16 "$(host_ip h4)" 5000 1mbit 6056 1514)
 on h2 ip addr del "$(host_ip h1)/32" dev eth0
 on h2 ip link set eth0 address "$(host_mac h2)"
+ctl_neigh
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 on h2 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
 ktap_result "h2 with h1's MAC and address, on its own port: dropped as spoofed" \

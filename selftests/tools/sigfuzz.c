@@ -239,6 +239,18 @@ int main(int argc, char **argv)
 	if (ioctl(fd, SIOCGIFADDR, &ifr) == 0)
 		saddr = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr;
 	sll.sll_ifindex = (int)if_nametoindex(argv[1]);
+	/*
+	 * The switch answers to the source port: a socket there takes the
+	 * answers, so that the host sends no ICMP errors back to the switch
+	 * (frames to its signaling MAC, which it would count too).
+	 */
+	if (saddr) {
+		struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(40000) };
+		int u = socket(AF_INET, SOCK_DGRAM, 0);
+
+		if (u < 0 || bind(u, (struct sockaddr *)&sin, sizeof(sin)))
+			perror("sigfuzz: the answers' port");
+	}
 
 	start = now_ns();
 	for (i = 0; i < count; i++) {
