@@ -54,7 +54,7 @@ static const struct nla_policy ethereal_conn_policy[ETHEREAL_CONN_A_MAX + 1] = {
 	[ETHEREAL_CONN_A_MAX_PKT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_max_pkt_range),
 };
 
-static const struct nla_policy ethereal_policy[ETHEREAL_A_MAX + 1] = {
+static const struct nla_policy ethereal_genl_policy[ETHEREAL_A_MAX + 1] = {
 	[ETHEREAL_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[ETHEREAL_A_PORT] = NLA_POLICY_NESTED(ethereal_port_policy),
 	[ETHEREAL_A_CONN] = NLA_POLICY_NESTED(ethereal_conn_policy),
@@ -774,7 +774,7 @@ static struct genl_family ethereal_genl_family __ro_after_init = {
 	.name = ETHEREAL_GENL_NAME,
 	.version = ETHEREAL_GENL_VERSION,
 	.maxattr = ETHEREAL_A_MAX,
-	.policy = ethereal_policy,
+	.policy = ethereal_genl_policy,
 	.netnsok = true,
 	/* Every operation takes RTNL itself. */
 	.parallel_ops = true,

@@ -678,7 +678,7 @@ static struct netlink_range_validation ethereal_max_conns_range __ro_after_init 
 };
 
 /* Every number bounded here, before any arithmetic sees it. */
-static const struct nla_policy ethereal_policy[TCA_ETHEREAL_MAX + 1] = {
+static const struct nla_policy ethereal_qdisc_policy[TCA_ETHEREAL_MAX + 1] = {
 	[TCA_ETHEREAL_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_rate_range),
 	[TCA_ETHEREAL_CYCLE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_cycle_range),
 	[TCA_ETHEREAL_RT_LIMIT] = NLA_POLICY_MAX(NLA_U32, 100),
@@ -704,7 +704,7 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	int err;
 
 	if (opt) {
-		err = nla_parse_nested(tb, TCA_ETHEREAL_MAX, opt, ethereal_policy, extack);
+		err = nla_parse_nested(tb, TCA_ETHEREAL_MAX, opt, ethereal_qdisc_policy, extack);
 		if (err)
 			return err;
 	}
@@ -764,8 +764,8 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	return 0;
 }
 
-static int ethereal_init(struct Qdisc *sch, struct nlattr *opt,
-			 struct netlink_ext_ack *extack)
+static int ethereal_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
+			       struct netlink_ext_ack *extack)
 {
 	struct ethereal_sched *q = qdisc_priv(sch);
 	struct ethereal_port *port;
@@ -1012,7 +1012,7 @@ static struct Qdisc_ops ethereal_qdisc_ops __read_mostly = {
 	.enqueue	= ethereal_enqueue,
 	.dequeue	= ethereal_dequeue,
 	.peek		= qdisc_peek_dequeued,
-	.init		= ethereal_init,
+	.init		= ethereal_qdisc_init,
 	.reset		= ethereal_reset,
 	.destroy	= ethereal_destroy,
 	.change		= ethereal_change,
