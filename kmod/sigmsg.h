@@ -59,13 +59,8 @@ enum ethereal_sig_err {
 
 enum ethereal_sig_err ethereal_sig_parse(const void *buf, size_t len,
 					 struct ethereal_sig_msg *m);
-/* What ethereal_sig_parse() refused, for logs: "bad attribute". */
-const char *ethereal_sig_err_name(enum ethereal_sig_err err);
 /* The message's length, or 0 if SIZE is too small. */
 size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg *m);
-const char *ethereal_sig_reason_name(unsigned int reason);
-/* What REASON means, as a phrase for people: "a link of the path went down". */
-const char *ethereal_sig_reason_text(unsigned int reason);
-const char *ethereal_sig_type_name(unsigned int type);
+/* Their names, for people: lib/signames.h (userspace). */
 
 #endif /* _ETHEREAL_SIGMSG_H */

@@ -8,6 +8,7 @@
 
 #include "rtcd_sock.h"
 #include "sigmsg.h"
+#include "signames.h"
 
 int rtcd_sock_timeout(int fd, unsigned int timeout_s)
 {

@@ -26,6 +26,7 @@
 #include "ids.h"
 #include "rtcd.h"
 #include "sigmsg.h"
+#include "signames.h"
 
 #define MS	1000000ULL
 

@@ -17,6 +17,7 @@
 #include "ids.h"
 #include "rtcd.h"
 #include "sigmsg.h"
+#include "signames.h"
 
 static void log_sig(const char *dir, const struct ethereal_sig_msg *m)
 {

@@ -58,6 +58,7 @@
 #include "clock.h"
 #include "ids.h"
 #include "sigmsg.h"
+#include "signames.h"
 #include "units.h"
 
 #define DEFAULT_CTL_IP	"198.18.0.1"

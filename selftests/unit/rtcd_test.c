@@ -12,6 +12,7 @@
 #include "kselftest_harness.h"
 #include "rtcd.h"
 #include "sigmsg.h"
+#include "signames.h"
 
 static struct idmap m;
 

@@ -11,6 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "sigmsg.h"
+#include "signames.h"
 
 #define HDR_LEN		sizeof(struct ethereal_sig_hdr)
 #define ALL_ATTRS	(((1U << (ETHEREAL_SIG_A_MAX + 1)) - 1) & ~1U)
