@@ -20,14 +20,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "packet.h"
+
 int main(int argc, char **argv)
 {
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_halen = ETH_ALEN };
 	unsigned char frame[ETH_FRAME_LEN + 4] = { 0 };
 	struct ether_header *eh = (void *)frame;
 	unsigned long len, count = 1, i;
+	struct sockaddr_ll sll;
 	struct ether_addr dst;
-	struct ifreq ifr;
 	int fd;
 
 	if (argc < 5 || !ether_aton_r(argv[2], &dst)) {
@@ -39,25 +40,8 @@ int main(int argc, char **argv)
 		count = strtoul(argv[5], NULL, 0);
 	if (len > ETH_DATA_LEN)
 		return 2;
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0) {
-		perror("socket");
-		return 1;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", argv[1]);
-	/* ifr_ifindex and ifr_hwaddr share a union: one at a time. */
-	if (ioctl(fd, SIOCGIFINDEX, &ifr)) {
-		perror(argv[1]);
-		return 1;
-	}
-	sll.sll_ifindex = ifr.ifr_ifindex;
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr)) {
-		perror(argv[1]);
-		return 1;
-	}
+	fd = packet_open(argv[1], &sll, eh->ether_shost);
 	memcpy(eh->ether_dhost, &dst, ETH_ALEN);
-	memcpy(eh->ether_shost, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
 	eh->ether_type = htons((uint16_t)strtoul(argv[3], NULL, 0));
 	memcpy(sll.sll_addr, &dst, ETH_ALEN);
 	for (i = 0; i < count; i++)

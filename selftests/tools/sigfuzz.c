@@ -35,6 +35,7 @@
 #include <linux/ethereal.h>
 
 #include "clock.h"
+#include "packet.h"
 #include "sigmsg.h"
 
 #define CTL_IP	"198.18.0.1"
@@ -203,8 +204,8 @@ static size_t frame(uint8_t *f, size_t size, const uint8_t *src_mac, uint32_t sa
 
 int main(int argc, char **argv)
 {
-	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_halen = ETH_ALEN };
 	uint8_t f[ETH_FRAME_LEN], mac[ETH_ALEN];
+	struct sockaddr_ll sll;
 	unsigned long count, pps = 0, i;
 	uint32_t saddr = 0;
 	struct ifreq ifr;
@@ -223,22 +224,12 @@ int main(int argc, char **argv)
 	if (argc > 4)
 		pps = strtoul(argv[4], NULL, 0);
 
-	fd = socket(AF_PACKET, SOCK_RAW, 0);
-	if (fd < 0) {
-		perror("socket");
-		return 1;
-	}
+	fd = packet_open(argv[1], &sll, mac);
+	/* Its IPv4 address if it has one: the host port's anti-spoofing check. */
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", argv[1]);
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
-		perror(argv[1]);
-		return 1;
-	}
-	memcpy(mac, ifr.ifr_hwaddr.sa_data, ETH_ALEN);
-	/* Its IPv4 address if it has one: the host port's anti-spoofing check. */
 	if (ioctl(fd, SIOCGIFADDR, &ifr) == 0)
 		saddr = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr;
-	sll.sll_ifindex = (int)if_nametoindex(argv[1]);
 	/*
 	 * The switch answers to the source port: a socket there takes the
 	 * answers, so that the host sends no ICMP errors back to the switch
