@@ -41,7 +41,8 @@ on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 ctl sw1 set br0 lifetime 1s
 
 # tx_dropped NODE DEV: frames the veth could not hand to its peer (the
-# CPU's backlog full): they never reached the switch.
+# CPU's backlog full). The packet socket's send fails for those, and
+# sigfuzz sends them again: each frame it counts as sent reached the switch.
 tx_dropped() { ip -n "$(ns_of "$1")" -s -j link show dev "$2" | jq '.[0].stats64.tx.dropped'; }
 
 c0=$(counted)
@@ -51,19 +52,19 @@ d0=$(( $(tx_dropped h1 eth0) + $(tx_dropped sw2 trk1) ))
 host=$(on h1 sigfuzz eth0 "$HOST_N" "$SEED" 1800)
 trunk=$(on sw2 sigfuzz trk1 "$TRUNK_N" $((SEED + 1)) 15000)
 ktap_info "from h1: $host; from the trunk: $trunk"
-lost=$(( $(tx_dropped h1 eth0) + $(tx_dropped sw2 trk1) - d0 ))
-want=$((HOST_N + TRUNK_N - lost))
+resent=$(( $(tx_dropped h1 eth0) + $(tx_dropped sw2 trk1) - d0 ))
+want=$((HOST_N + TRUNK_N))
 # Until the work item has handled what is queued.
 for i in $(seq 50); do
 	[ "$(counted)" -ge $((c0 + want)) ] && break
 	sleep 0.2
 done
 c1=$(counted)
-ktap_info "counted $((c1 - c0)) of $want that reached the switch ($lost not):" \
+ktap_info "counted $((c1 - c0)) of $want ($resent sent again after a full backlog):" \
 	"$(ctl sw1 -s show br0 | grep signaling:)"
 ktap_result "every frame counted once: rx, malformed, rate-limited or over the queue" \
 	"$([ $((c1 - c0)) = "$want" ]; echo $?)" \
-	"reached the switch $want, counted $((c1 - c0)) (seed $SEED)"
+	"sent $want, counted $((c1 - c0)) (seed $SEED)"
 ktap_result "the parser saw the mutated messages (some handled, some malformed)" \
 	"$([ "$(sigstat rx)" -gt 0 ] && [ "$(sigstat drop_malformed)" -gt 0 ]; echo $?)"
 
