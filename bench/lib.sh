@@ -6,7 +6,7 @@
 # itself inside (selftests/vm-run) with the results directory writable. Then,
 # typically:
 #
-#   ethereal_load; topo_create "sw1:h1,h2,h3"; bench_switch_cpu sw1
+#   ethereal_load; topo_create "sw1:h1,h2,h3"; topo_switch_cpu sw1
 #   rtcd_start h1
 #   for cfg in $BENCH_CONFIGS; do
 #       bench_config "$cfg" sw1 "$(host_ip h2):5000:5mbit"
@@ -146,22 +146,6 @@ bench_mtu() {
 			[ "$d" = lo ] || on "$n" ip link set dev "$d" mtu "$mtu" || return 1
 		done
 	done
-}
-
-# bench_switch_cpu SW...: the switches on a CPU of their own, as on a real
-# network: RPS steers what arrives at every port of SW to the last CPU, and
-# the script, with every host program it starts from then on, is pinned to
-# CPU 0. Does nothing on one CPU.
-bench_switch_cpu() {
-	local sw last
-	[ "$(nproc --all)" -ge 2 ] || return 0
-	last=$(($(nproc --all) - 1))
-	for sw in "$@"; do
-		on "$sw" sh -c "for p in /sys/class/net/br0/brif/*; do
-			printf %x $((1 << last)) >/sys/class/net/\${p##*/}/queues/rx-0/rps_cpus || exit 1
-		done" || return 1
-	done
-	taskset -p -c 0 $BASHPID >/dev/null
 }
 
 # _bench_alive PID: the process runs (a child that exited stays a zombie

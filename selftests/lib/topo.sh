@@ -138,3 +138,19 @@ topo_hosts() {
 		case "$ns" in "${TOPO_NS_PREFIX}h"*) echo "${ns#"$TOPO_NS_PREFIX"}" ;; esac
 	done
 }
+
+# topo_switch_cpu SW...: the switches on a CPU of their own, as on a real
+# network: RPS steers what arrives at every port of SW to the last CPU, and
+# the script, with every host program it starts from then on, is pinned to
+# CPU 0. Does nothing on one CPU.
+topo_switch_cpu() {
+	local sw last
+	[ "$(nproc --all)" -ge 2 ] || return 0
+	last=$(($(nproc --all) - 1))
+	for sw in "$@"; do
+		on "$sw" sh -c "for p in /sys/class/net/br0/brif/*; do
+			printf %x $((1 << last)) >/sys/class/net/\${p##*/}/queues/rx-0/rps_cpus || exit 1
+		done" || return 1
+	done
+	taskset -p -c 0 $BASHPID >/dev/null
+}
