@@ -22,8 +22,7 @@ SW="sw1 sw2 sw3"
 
 # sig NODE ARGS...: the test client on NODE
 sig() { local n=$1; shift; on "$n" sigclient "$@"; }
-# sigstat SW COUNTER: a switch's signaling counter
-sigstat() { ctl "$1" -j -s show br0 | jq -r ".[0].signaling.$2"; }
+sigstat() { sig_stat "$@"; }
 # conns SW: connections on the switch
 conns() { ctl "$1" -j show br0 | jq -r '.[0].connections'; }
 # reserved SW PORT: bit/s reserved out of PORT

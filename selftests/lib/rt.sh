@@ -21,6 +21,9 @@ port_stat() {
 	ctl "$1" -j -s port show dev "$2" | jq -r ".[0].stats.$3"
 }
 
+# sig_stat SW NAME: a signaling counter of the switch's br0 (etherealctl -j)
+sig_stat() { ctl "$1" -j -s show br0 | jq -r ".[0].signaling.$2"; }
+
 # conn_stat SW PORT ID COUNTER: a connection's counter
 conn_stat() {
 	ctl "$1" -j -s conn show dev "$2" id "$3" | jq -r ".[0].stats.$4"

@@ -85,10 +85,11 @@ senders_ok() {
 # path_drops FROM SW IN OUT TO: drops (tx/rx) of each link of the path
 # FROM:eth0 -> SW:IN ... SW:OUT -> TO:eth0, the output port's qdisc drops,
 # UDP receive-buffer errors at TO, and the CPUs' backlog drops.
-_link_drops() {
-	ip -n "$(ns_of "$1")" -s -j link show dev "$2" |
-		jq -r '.[0].stats64 | "\(.tx.dropped)/\(.rx.dropped)"'
+# link_dropped NODE DEV tx|rx: the device's dropped frames that way
+link_dropped() {
+	ip -n "$(ns_of "$1")" -s -j link show dev "$2" | jq ".[0].stats64.$3.dropped"
 }
+_link_drops() { echo "$(link_dropped "$1" "$2" tx)/$(link_dropped "$1" "$2" rx)"; }
 softnet_drops() {
 	local s=0 a b
 	while read -r a b _; do s=$((s + 0x$b)); done </proc/net/softnet_stat
