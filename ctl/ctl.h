@@ -60,5 +60,6 @@ const char *role_name(uint8_t role);
 int do_switch(const char *cmd, int argc, char **argv);
 int do_port(int argc, char **argv);
 int do_conn(int argc, char **argv);
+int do_neigh(int argc, char **argv);
 
 #endif

@@ -29,11 +29,15 @@ static const char usage_text[] =
 "  show [ BRIDGE ]               switches\n"
 "  stats [ BRIDGE ]              counters of switches and their ports\n"
 "  port show [ BRIDGE | dev PORT ]\n"
-"  port set dev PORT role { peripheral | trunk }\n"
+"  port set dev PORT [ role { peripheral | trunk } ] [ host-conns N ]\n"
+"           [ host-rate RATE ]     a host's quota on its port (0: none)\n"
 "  conn add dev PORT id ID out PORT { outid ID | lladdr MAC }\n"
 "           rate RATE [ burst SIZE ] [ maxpkt SIZE ] [ daddr ADDR ] [ swap ]\n"
 "  conn del dev PORT id ID\n"
 "  conn show [ BRIDGE | dev PORT [ id ID ] ]\n"
+"  neigh show [ BRIDGE | dev PORT ]\n"
+"  neigh add ADDR lladdr MAC dev PORT   bind ADDR and MAC to PORT (static)\n"
+"  neigh del ADDR dev PORT\n"
 "\n"
 "OPTIONS: -j|--json  -p|--pretty  -s|--stats  -n|--netns NAME\n"
 "         -b|--batch FILE (commands one per line, - for stdin)  -h|--help\n"
@@ -167,6 +171,7 @@ static const char *const stat_names[ETHEREAL_STATS_A_MAX + 1] = {
 	[ETHEREAL_STATS_A_DROP_TO_SWITCH] = "drop_to_switch",
 	[ETHEREAL_STATS_A_DROP_QUEUE] = "drop_queue",
 	[ETHEREAL_STATS_A_DROP_EARLY] = "drop_early",
+	[ETHEREAL_STATS_A_DROP_FILTERED] = "drop_filtered",
 };
 
 static uint64_t stat(const struct nlattr **tb, int type)
@@ -260,6 +265,8 @@ static int run(int argc, char **argv)
 		return do_port(argc - 1, argv + 1);
 	if (matches(cmd, "conn"))
 		return do_conn(argc - 1, argv + 1);
+	if (matches(cmd, "neigh"))
+		return do_neigh(argc - 1, argv + 1);
 	if (matches(cmd, "attach") || matches(cmd, "detach") ||
 	    matches(cmd, "show") || matches(cmd, "stats") || matches(cmd, "set"))
 		return do_switch(cmd, argc - 1, argv + 1);

@@ -2,6 +2,8 @@
 /* etherealctl port show | set */
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ctl.h"
 #include "units.h"
@@ -20,7 +22,7 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
 	const struct nlattr *pt[ETHEREAL_PORT_A_MAX + 1];
-	char bridge[IF_NAMESIZE] = "?", rate[32], reserved[32];
+	char bridge[IF_NAMESIZE] = "?", rate[32], reserved[32], quota[32];
 	uint8_t role, state;
 	const char *name;
 
@@ -48,6 +50,10 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 				      (json_int_t)u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
 				      "conns_out",
 				      (json_int_t)u32_or_0(pt[ETHEREAL_PORT_A_CONNS_OUT]));
+		json_object_set_new(o, "host_conns",
+				    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS])));
+		json_object_set_new(o, "host_rate",
+				    json_integer((json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])));
 		if (ctl.stats)
 			json_object_set_new(o, "stats", stats_json(pt[ETHEREAL_PORT_A_STATS]));
 		out_add(o);
@@ -58,10 +64,17 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 	else
 		snprintf(rate, sizeof(rate), "unknown");
 	format_rate(u64_or_0(pt[ETHEREAL_PORT_A_RESERVED]), reserved, sizeof(reserved));
-	printf("%s: bridge %s role %s state %s rate %s reserved %s conns in %u out %u\n",
+	printf("%s: bridge %s role %s state %s rate %s reserved %s conns in %u out %u",
 	       name, bridge, role_name(role), stp_state_name(state), rate, reserved,
 	       u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
 	       u32_or_0(pt[ETHEREAL_PORT_A_CONNS_OUT]));
+	if (u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS]))
+		printf(" host-conns %u", u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS]));
+	if (u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])) {
+		format_rate(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE]), quota, sizeof(quota));
+		printf(" host-rate %s", quota);
+	}
+	putchar('\n');
 	if (ctl.stats)
 		stats_print(pt[ETHEREAL_PORT_A_STATS], "    ");
 	return MNL_CB_OK;
@@ -99,10 +112,13 @@ static int port_show(int argc, char **argv)
 static int port_set(int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	const char *port = NULL;
+	const char *port = NULL, *v;
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
-	int role = -1;
+	int role = -1, have_conns = 0, have_rate = 0;
+	uint64_t host_rate = 0;
+	unsigned long host_conns = 0;
+	char *end;
 
 	for (; argc > 0; argc--, argv++) {
 		if (matches(argv[0], "dev")) {
@@ -116,19 +132,38 @@ static int port_set(int argc, char **argv)
 				role = ETHEREAL_PORT_TRUNK;
 			else
 				usage_fail("role '%s': must be peripheral or trunk", r);
+		} else if (matches(argv[0], "host-conns")) {
+			v = next_arg(&argc, &argv, "a number (0: no quota)");
+			host_conns = strtoul(v, &end, 0);
+			if (*v == '-' || *end || host_conns > ETHEREAL_MAX_CONNS_MAX)
+				usage_fail("host-conns '%s': must be 0 (no quota) to %u", v,
+					   (unsigned int)ETHEREAL_MAX_CONNS_MAX);
+			have_conns = 1;
+		} else if (matches(argv[0], "host-rate")) {
+			v = next_arg(&argc, &argv, "a rate (0: no quota)");
+			if (strcmp(v, "0") && (parse_rate(v, &host_rate) ||
+					       host_rate < ETHEREAL_RATE_MIN ||
+					       host_rate > ETHEREAL_RATE_MAX))
+				usage_fail("host-rate '%s': must be 0 (no quota) or 1kbit to 10tbit", v);
+			have_rate = 1;
 		} else {
 			usage_fail("port set: unknown argument '%s'", argv[0]);
 		}
 	}
 	if (!port)
 		usage_fail("port set needs 'dev PORT'");
-	if (role < 0)
-		usage_fail("port set: nothing to change (role peripheral|trunk)");
+	if (role < 0 && !have_conns && !have_rate)
+		usage_fail("port set: nothing to change (role, host-conns, host-rate)");
 	ctl_open();
 	nlh = ctl_msg(buf, ETHEREAL_CMD_PORT_SET, 0);
 	nest = mnl_attr_nest_start(nlh, ETHEREAL_A_PORT);
 	mnl_attr_put_u32(nlh, ETHEREAL_PORT_A_IFINDEX, ifindex_of(port));
-	mnl_attr_put_u8(nlh, ETHEREAL_PORT_A_ROLE, (uint8_t)role);
+	if (role >= 0)
+		mnl_attr_put_u8(nlh, ETHEREAL_PORT_A_ROLE, (uint8_t)role);
+	if (have_conns)
+		mnl_attr_put_u32(nlh, ETHEREAL_PORT_A_HOST_CONNS, (uint32_t)host_conns);
+	if (have_rate)
+		mnl_attr_put_u64(nlh, ETHEREAL_PORT_A_HOST_RATE, host_rate);
 	mnl_attr_nest_end(nlh, nest);
 	ctl_talk(nlh, NULL, NULL, port);
 	return 0;

@@ -23,9 +23,35 @@ static void ethereal_conn_free_rcu(struct rcu_head *head)
 	atomic_dec(&ethereal_live[ETHEREAL_OBJ_CONN]);
 }
 
+/*
+ * A host's quota on its port, for what it asks by signaling (the
+ * operator's static connections count, but are not held to it).
+ */
+static int ethereal_conn_quota(const struct ethereal_conn_cfg *cfg,
+			       struct netlink_ext_ack *extack)
+{
+	const struct ethereal_port *in = cfg->in;
+
+	if (cfg->origin != ETHEREAL_ORIGIN_SIGNALED || in->role != ETHEREAL_PORT_PERIPHERAL)
+		return 0;
+	if (in->host_conns && in->n_in >= in->host_conns) {
+		NL_SET_ERR_MSG(extack, "The host has its quota of connections on this port");
+		return -EDQUOT;
+	}
+	/* Both sides bounded: RATE_MAX, and 65524 connections of it at most. */
+	if (in->host_rate &&
+	    (cfg->rate > in->host_rate || in->reserved_in > in->host_rate - cfg->rate)) {
+		NL_SET_ERR_MSG(extack, "The host has its quota of bandwidth on this port");
+		return -EDQUOT;
+	}
+	return 0;
+}
+
 static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
 			       struct netlink_ext_ack *extack)
 {
+	int err;
+
 	if (cfg->in == cfg->out) {
 		NL_SET_ERR_MSG(extack, "Input and output port are the same");
 		return -EINVAL;
@@ -38,10 +64,18 @@ static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
 		NL_SET_ERR_MSG(extack, "Swap needs the receiver's IPv4 address");
 		return -EINVAL;
 	}
+	if (!ethereal_port_may_forward(cfg->in, cfg->out, ethereal_port_vid(cfg->in))) {
+		NL_SET_ERR_MSG(extack,
+			       "The bridge forwards nothing from the input to the output port (VLAN or isolation)");
+		return -ENETUNREACH;
+	}
 	if (cfg->burst < cfg->max_pkt) {
 		NL_SET_ERR_MSG(extack, "Burst is smaller than the maximum packet size");
 		return -EINVAL;
 	}
+	err = ethereal_conn_quota(cfg, extack);
+	if (err)
+		return err;
 	/* Bandwidth, connections and buffer on the output link. */
 	return ethereal_port_admit(cfg->out, cfg->rate, cfg->burst, extack);
 }

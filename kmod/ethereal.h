@@ -41,6 +41,7 @@ enum ethereal_counter {
 	ETHEREAL_DROP_TO_SWITCH,
 	ETHEREAL_DROP_QUEUE,
 	ETHEREAL_DROP_EARLY,
+	ETHEREAL_DROP_FILTERED,
 	ETHEREAL_N_COUNTERS
 };
 
@@ -101,6 +102,7 @@ struct ethereal_sig {
 	u32 neigh_seed;			/* keys the neighbour hash */
 	struct hlist_head neigh[1 << ETHEREAL_NEIGH_BITS];
 	unsigned int n_neigh;
+	u32 neigh_gen;			/* entries added or removed, neigh_lock */
 	atomic_long_t c[ETHEREAL_SIGC_N];
 	struct ethereal_sig_time t_hit;	/* receiver's MAC known */
 	struct ethereal_sig_time t_miss; /* ARP asked first */
@@ -150,6 +152,8 @@ struct ethereal_port {
 	u64 reserved;			/* bit/s of connections leaving here */
 	u64 buffered;			/* bytes of queue limits leaving here */
 	u64 reserved_in;		/* bit/s of connections entering here */
+	u32 host_conns;			/* signaled ones a host may have here, 0 any */
+	u64 host_rate;			/* bit/s they may reserve together, 0 any */
 	struct ethereal_sched *sched;	/* the port's root qdisc, if ours */
 	struct ethereal_discard discard;
 	struct ratelimit_state sig_rl;	/* control messages arriving */
@@ -276,6 +280,15 @@ u64 ethereal_dev_speed(const struct net_device *dev);
 u64 ethereal_port_rate(const struct ethereal_port *port);
 u16 ethereal_port_vid(const struct ethereal_port *port);
 bool ethereal_port_in_vlan(const struct ethereal_port *port, u16 vid);
+bool ethereal_port_may_forward(const struct ethereal_port *in,
+			       const struct ethereal_port *out, u16 vid);
+int ethereal_port_rx_vlan(const struct ethereal_port *in,
+			  const struct ethereal_port *out,
+			  const struct sk_buff *skb);
+/* ethereal_port_rx_vlan: OUT sends the VLAN untagged. */
+#define ETHEREAL_VLAN_UNTAG	BIT(16)
+void ethereal_port_tx_vlan(const struct ethereal_port *out,
+			   struct sk_buff *skb, int vlan);
 void ethereal_stats_sum(struct ethereal_stats __percpu *stats,
 			u64 sum[ETHEREAL_N_COUNTERS]);
 struct ethereal_stats __percpu *ethereal_stats_alloc(void);
@@ -335,6 +348,25 @@ void ethereal_neigh_port_down(struct ethereal_port *port);
 void ethereal_neigh_probe(struct ethereal_switch *sw, __be32 ip);
 void ethereal_neigh_flush(struct ethereal_switch *sw);
 void ethereal_neigh_port_gone(struct ethereal_port *port);
+int ethereal_neigh_add(struct ethereal_port *port, __be32 ip, const u8 *mac,
+		       struct netlink_ext_ack *extack);
+int ethereal_neigh_remove(struct ethereal_port *port, __be32 ip,
+			  struct netlink_ext_ack *extack);
+
+/* An entry of the table, as ethereal_neigh_walk() shows it. */
+struct ethereal_neigh_info {
+	const struct ethereal_port *port;
+	__be32 ip;
+	u8 mac[ETH_ALEN];
+	bool is_static;
+	bool bound;
+	u32 age_ms;
+};
+
+int ethereal_neigh_walk(struct ethereal_switch *sw, const struct ethereal_port *port,
+			long *bucket, long *pos,
+			int (*fill)(void *arg, const struct ethereal_neigh_info *ni),
+			void *arg);
 
 /* receive.c */
 unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,

@@ -25,6 +25,11 @@
  * and signaling trusts the binding, not the FDB, which any host can move
  * by sending one frame with another's MAC. The binding ends when the port
  * goes down or leaves, or when no ARP refreshed it for 5 minutes.
+ *
+ * The operator may bind an address statically (etherealctl neigh add), as
+ * IP source guard's static bindings do: a static entry never ages, outlives
+ * its port's link going down, and no ARP from another port or with another
+ * MAC changes it (such claims count as neigh_claims).
  */
 #include <linux/jhash.h>
 #include <linux/if_arp.h>
@@ -46,6 +51,7 @@ struct ethereal_neigh {
 	unsigned long updated;		/* jiffies */
 	struct ethereal_port *port;	/* where it was learned; the lock */
 	struct list_head plist;		/* in port->neigh_list, oldest first */
+	bool is_static;			/* the operator's: never ages or moves */
 	struct rcu_head rcu;
 };
 
@@ -65,14 +71,16 @@ static bool ethereal_neigh_room(const struct ethereal_port *port)
 
 static bool ethereal_neigh_stale(const struct ethereal_neigh *n)
 {
-	return time_after_eq(jiffies, READ_ONCE(n->updated) + ETHEREAL_NEIGH_TTL);
+	return !READ_ONCE(n->is_static) &&
+	       time_after_eq(jiffies, READ_ONCE(n->updated) + ETHEREAL_NEIGH_TTL);
 }
 
 /* Whether N's port holds it against claims from other ports. */
 static bool ethereal_neigh_bound(const struct ethereal_neigh *n)
 {
-	return READ_ONCE(n->port->role) == ETHEREAL_PORT_PERIPHERAL &&
-	       !ethereal_neigh_stale(n) && netif_carrier_ok(n->port->dev);
+	return READ_ONCE(n->is_static) ||
+	       (READ_ONCE(n->port->role) == ETHEREAL_PORT_PERIPHERAL &&
+		!ethereal_neigh_stale(n) && netif_carrier_ok(n->port->dev));
 }
 
 /* N learned (again) on PORT: the newest of PORT's entries. */
@@ -92,8 +100,9 @@ static void ethereal_neigh_set_port(struct ethereal_neigh *n, struct ethereal_po
 }
 
 /* Out of the cache; lockless readers may still hold it. */
-static void ethereal_neigh_del(struct ethereal_switch *sw, struct ethereal_neigh *n)
+static void ethereal_neigh_unlink(struct ethereal_switch *sw, struct ethereal_neigh *n)
 {
+	WRITE_ONCE(sw->sig.neigh_gen, sw->sig.neigh_gen + 1);
 	hlist_del_rcu(&n->node);
 	list_del(&n->plist);
 	n->port->n_neigh--;
@@ -103,7 +112,8 @@ static void ethereal_neigh_del(struct ethereal_switch *sw, struct ethereal_neigh
 
 /*
  * Whether PORT may have one entry more: within its share, or by giving up
- * its oldest entry if that is stale (O(1): its entries are in update order).
+ * its oldest learned entry if that is stale (its entries are in update
+ * order; the operator's static ones, few, are passed over).
  */
 static bool ethereal_neigh_make_room(struct ethereal_port *port)
 {
@@ -111,11 +121,15 @@ static bool ethereal_neigh_make_room(struct ethereal_port *port)
 
 	if (ethereal_neigh_room(port))
 		return true;
-	old = list_first_entry_or_null(&port->neigh_list, struct ethereal_neigh, plist);
-	if (!old || !ethereal_neigh_stale(old))
-		return false;
-	ethereal_neigh_del(port->sw, old);
-	return true;
+	list_for_each_entry(old, &port->neigh_list, plist) {
+		if (old->is_static)
+			continue;
+		if (!ethereal_neigh_stale(old))
+			return false;
+		ethereal_neigh_unlink(port->sw, old);
+		return true;
+	}
+	return false;
 }
 
 /* Under RCU (the packet path) or the lock. */
@@ -165,12 +179,18 @@ static void ethereal_neigh_update(struct ethereal_port *port, __be32 ip, const u
 	 */
 	n = ethereal_neigh_find(sw, ip);
 	if (n) {
-		/* Claimed from another port: refused while bound there. */
-		if (n->port != port && ethereal_neigh_bound(n)) {
+		/*
+		 * Claimed from another port: refused while bound there; a
+		 * static binding holds its MAC too.
+		 */
+		if ((n->port != port && ethereal_neigh_bound(n)) ||
+		    (n->is_static && !ether_addr_equal(n->mac, mac))) {
 			spin_unlock_bh(&sw->sig.neigh_lock);
 			atomic_long_inc(&sw->sig.c[ETHEREAL_SIGC_NEIGH_CLAIMS]);
 			return;
 		}
+		if (n->is_static)
+			goto out;
 		/* Moved to PORT: if PORT has room. */
 		if (n->port != port && !ethereal_neigh_make_room(port))
 			goto refused;
@@ -200,9 +220,11 @@ static void ethereal_neigh_update(struct ethereal_port *port, __be32 ip, const u
 	ether_addr_copy(n->mac, mac);
 	n->updated = jiffies;
 	n->port = NULL;
+	n->is_static = false;
 	ethereal_neigh_set_port(n, port);
 	hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
 	sw->sig.n_neigh++;
+	WRITE_ONCE(sw->sig.neigh_gen, sw->sig.neigh_gen + 1);
 out:
 	wake = READ_ONCE(sw->sig.n_waiting);
 	spin_unlock_bh(&sw->sig.neigh_lock);
@@ -240,7 +262,8 @@ void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb)
 	/* Known and fresh: nothing to write. A torn read only costs the lock. */
 	n = ethereal_neigh_find(port->sw, sip);
 	if (n && ether_addr_equal(n->mac, sha) &&
-	    time_before(jiffies, READ_ONCE(n->updated) + HZ)) {
+	    (READ_ONCE(n->is_static) ? READ_ONCE(n->port) == port :
+	     time_before(jiffies, READ_ONCE(n->updated) + HZ))) {
 		/* The answer a waiting setup asked for, or a repeat of it. */
 		if (READ_ONCE(port->sw->sig.n_waiting))
 			mod_delayed_work(system_wq, &port->sw->sig.work, 0);
@@ -279,8 +302,130 @@ void ethereal_neigh_port_down(struct ethereal_port *port)
 
 	spin_lock_bh(&sw->sig.neigh_lock);
 	list_for_each_entry(n, &port->neigh_list, plist)
-		WRITE_ONCE(n->updated, jiffies - ETHEREAL_NEIGH_TTL);
+		if (!n->is_static)
+			WRITE_ONCE(n->updated, jiffies - ETHEREAL_NEIGH_TTL);
 	spin_unlock_bh(&sw->sig.neigh_lock);
+}
+
+/*
+ * The operator binds IP and MAC to PORT (RTNL held): a learned entry of IP
+ * becomes static there, wherever it was learned. Refused if IP is bound
+ * statically to another port.
+ */
+int ethereal_neigh_add(struct ethereal_port *port, __be32 ip, const u8 *mac,
+		       struct netlink_ext_ack *extack)
+{
+	struct ethereal_switch *sw = port->sw;
+	struct ethereal_neigh *n, *new;
+	int err = 0;
+
+	ASSERT_RTNL();
+	new = kmalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	spin_lock_bh(&sw->sig.neigh_lock);
+	n = ethereal_neigh_find(sw, ip);
+	if (n && n->is_static && n->port != port) {
+		NL_SET_ERR_MSG(extack, "The address is bound statically to another port");
+		err = -EEXIST;
+		goto out;
+	}
+	if (!n && sw->sig.n_neigh >= ETHEREAL_NEIGH_MAX) {
+		NL_SET_ERR_MSG(extack, "The switch's neighbour table is full");
+		err = -ENOSPC;
+		goto out;
+	}
+	if (!n) {
+		/* Filled in before lockless readers can find it. */
+		n = new;
+		new = NULL;
+		n->ip = ip;
+		ether_addr_copy(n->mac, mac);
+		n->updated = jiffies;
+		n->is_static = true;
+		n->port = NULL;
+		ethereal_neigh_set_port(n, port);
+		hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
+		sw->sig.n_neigh++;
+		WRITE_ONCE(sw->sig.neigh_gen, sw->sig.neigh_gen + 1);
+		goto out;
+	}
+	/* Lockless readers may see the MAC change, as when a host moves. */
+	ether_addr_copy(n->mac, mac);
+	WRITE_ONCE(n->updated, jiffies);
+	WRITE_ONCE(n->is_static, true);
+	ethereal_neigh_set_port(n, port);
+out:
+	spin_unlock_bh(&sw->sig.neigh_lock);
+	kfree(new);
+	/* A setup may be waiting for this address. */
+	if (!err && READ_ONCE(sw->sig.n_waiting))
+		mod_delayed_work(system_wq, &sw->sig.work, 0);
+	return err;
+}
+
+/* The operator removes IP's entry on PORT, static or learned; RTNL held. */
+int ethereal_neigh_remove(struct ethereal_port *port, __be32 ip,
+			  struct netlink_ext_ack *extack)
+{
+	struct ethereal_switch *sw = port->sw;
+	struct ethereal_neigh *n;
+	int err = 0;
+
+	ASSERT_RTNL();
+	spin_lock_bh(&sw->sig.neigh_lock);
+	n = ethereal_neigh_find(sw, ip);
+	if (n && n->port == port) {
+		ethereal_neigh_unlink(sw, n);
+	} else {
+		NL_SET_ERR_MSG(extack, "No entry for this address on the port");
+		err = -ENOENT;
+	}
+	spin_unlock_bh(&sw->sig.neigh_lock);
+	return err;
+}
+
+/*
+ * FILL each entry of SW (PORT's only, if not NULL) from hash bucket
+ * *BUCKET, position *POS in it, on: where the next call starts (a netlink
+ * dump's resumption). Refreshes do not reorder the chains; an entry added
+ * or removed does, and bumps neigh_gen for the dump's consistency check.
+ * Stops at FILL's first error and returns it. FILL runs under the table's
+ * lock, BHs off.
+ */
+int ethereal_neigh_walk(struct ethereal_switch *sw, const struct ethereal_port *port,
+			long *bucket, long *pos,
+			int (*fill)(void *arg, const struct ethereal_neigh_info *ni),
+			void *arg)
+{
+	struct ethereal_neigh_info ni;
+	struct ethereal_neigh *n;
+	int err = 0;
+	long i;
+
+	spin_lock_bh(&sw->sig.neigh_lock);
+	for (; *bucket < ARRAY_SIZE(sw->sig.neigh); (*bucket)++, *pos = 0) {
+		i = 0;
+		hlist_for_each_entry(n, &sw->sig.neigh[*bucket], node) {
+			if (i++ < *pos)
+				continue;
+			if (!port || n->port == port) {
+				ni.port = n->port;
+				ni.ip = n->ip;
+				ether_addr_copy(ni.mac, n->mac);
+				ni.is_static = n->is_static;
+				ni.bound = ethereal_neigh_bound(n);
+				ni.age_ms = jiffies_to_msecs(jiffies - n->updated);
+				err = fill(arg, &ni);
+				if (err)
+					goto out;
+			}
+			*pos = i;
+		}
+	}
+out:
+	spin_unlock_bh(&sw->sig.neigh_lock);
+	return err;
 }
 
 /*
@@ -316,7 +461,7 @@ void ethereal_neigh_port_gone(struct ethereal_port *port)
 	spin_lock_bh(&sw->sig.neigh_lock);
 	port->neigh_gone = true;
 	list_for_each_entry_safe(n, tmp, &port->neigh_list, plist)
-		ethereal_neigh_del(sw, n);
+		ethereal_neigh_unlink(sw, n);
 	spin_unlock_bh(&sw->sig.neigh_lock);
 }
 

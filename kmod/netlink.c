@@ -36,9 +36,19 @@ static struct netlink_range_validation ethereal_lifetime_range __ro_after_init =
 	.max = ETHEREAL_LIFETIME_MAX_MS,
 };
 
+static struct netlink_range_validation ethereal_host_conns_range __ro_after_init = {
+	.max = ETHEREAL_MAX_CONNS_MAX,
+};
+
+static struct netlink_range_validation ethereal_host_rate_range __ro_after_init = {
+	.max = ETHEREAL_RATE_MAX,
+};
+
 static const struct nla_policy ethereal_port_policy[ETHEREAL_PORT_A_MAX + 1] = {
 	[ETHEREAL_PORT_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[ETHEREAL_PORT_A_ROLE] = NLA_POLICY_MAX(NLA_U8, ETHEREAL_PORT_ROLE_MAX),
+	[ETHEREAL_PORT_A_HOST_CONNS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_host_conns_range),
+	[ETHEREAL_PORT_A_HOST_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_host_rate_range),
 };
 
 static const struct nla_policy ethereal_conn_policy[ETHEREAL_CONN_A_MAX + 1] = {
@@ -54,10 +64,17 @@ static const struct nla_policy ethereal_conn_policy[ETHEREAL_CONN_A_MAX + 1] = {
 	[ETHEREAL_CONN_A_MAX_PKT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_max_pkt_range),
 };
 
+static const struct nla_policy ethereal_neigh_policy[ETHEREAL_NEIGH_A_MAX + 1] = {
+	[ETHEREAL_NEIGH_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[ETHEREAL_NEIGH_A_ADDR] = { .type = NLA_BE32 },
+	[ETHEREAL_NEIGH_A_LLADDR] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
+};
+
 static const struct nla_policy ethereal_genl_policy[ETHEREAL_A_MAX + 1] = {
 	[ETHEREAL_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[ETHEREAL_A_PORT] = NLA_POLICY_NESTED(ethereal_port_policy),
 	[ETHEREAL_A_CONN] = NLA_POLICY_NESTED(ethereal_conn_policy),
+	[ETHEREAL_A_NEIGH] = NLA_POLICY_NESTED(ethereal_neigh_policy),
 	[ETHEREAL_A_LIFETIME] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_lifetime_range),
 };
 
@@ -222,6 +239,9 @@ static int ethereal_fill_port(struct sk_buff *msg, const struct ethereal_port *p
 			      ETHEREAL_PORT_A_PAD) ||
 	    nla_put_u32(msg, ETHEREAL_PORT_A_CONNS_IN, port->n_in) ||
 	    nla_put_u32(msg, ETHEREAL_PORT_A_CONNS_OUT, port->n_out) ||
+	    nla_put_u32(msg, ETHEREAL_PORT_A_HOST_CONNS, port->host_conns) ||
+	    nla_put_u64_64bit(msg, ETHEREAL_PORT_A_HOST_RATE, port->host_rate,
+			      ETHEREAL_PORT_A_PAD) ||
 	    ethereal_put_stats(msg, ETHEREAL_PORT_A_STATS, sum))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
@@ -446,12 +466,19 @@ static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(port);
 		goto out;
 	}
-	if (!tb[ETHEREAL_PORT_A_ROLE]) {
-		NL_SET_ERR_MSG(info->extack, "Nothing to change: no role given");
+	if (!tb[ETHEREAL_PORT_A_ROLE] && !tb[ETHEREAL_PORT_A_HOST_CONNS] &&
+	    !tb[ETHEREAL_PORT_A_HOST_RATE]) {
+		NL_SET_ERR_MSG(info->extack, "Nothing to change: no role or host quota given");
 		err = -EINVAL;
 		goto out;
 	}
-	ethereal_port_set_role(port, nla_get_u8(tb[ETHEREAL_PORT_A_ROLE]));
+	if (tb[ETHEREAL_PORT_A_ROLE])
+		ethereal_port_set_role(port, nla_get_u8(tb[ETHEREAL_PORT_A_ROLE]));
+	/* Quotas bind what is asked from now on; nothing is torn down. */
+	if (tb[ETHEREAL_PORT_A_HOST_CONNS])
+		port->host_conns = nla_get_u32(tb[ETHEREAL_PORT_A_HOST_CONNS]);
+	if (tb[ETHEREAL_PORT_A_HOST_RATE])
+		port->host_rate = nla_get_u64(tb[ETHEREAL_PORT_A_HOST_RATE]);
 	ethereal_switch_changed(port->sw);
 out:
 	rtnl_unlock();
@@ -459,13 +486,29 @@ out:
 }
 
 /*
- * Dumps walk switch, port and connection ID; cb->args[] holds where the
- * last batch stopped: [0] switch, [1] port, [2] next ID.
+ * Dumps walk switch, port and what the port has (connection ID, neighbour);
+ * cb->args[] holds where the last batch stopped: [0] switch, [1] port, [2]
+ * within the port.
  */
 struct ethereal_dump_filter {
 	struct ethereal_switch *sw;	/* only this switch */
 	struct ethereal_port *port;	/* only this port */
 };
+
+/* Narrow F to the port ATTR names, which must be on F's switch if it has one. */
+static int ethereal_dump_filter_port(struct netlink_callback *cb,
+				     struct ethereal_dump_filter *f, const struct nlattr *attr)
+{
+	f->port = ethereal_nl_port(sock_net(cb->skb->sk), attr, cb->extack);
+	if (IS_ERR(f->port))
+		return PTR_ERR(f->port);
+	if (f->sw && f->port->sw != f->sw) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attr, "The port is not on that bridge");
+		return -EINVAL;
+	}
+	f->sw = f->port->sw;
+	return 0;
+}
 
 static int ethereal_dump_filter(struct netlink_callback *cb,
 				struct ethereal_dump_filter *f, bool conn)
@@ -489,47 +532,62 @@ static int ethereal_dump_filter(struct netlink_callback *cb,
 				       ethereal_conn_policy, cb->extack);
 		if (err)
 			return err;
-		if (tb[ETHEREAL_CONN_A_IN_IFINDEX]) {
-			f->port = ethereal_nl_port(net, tb[ETHEREAL_CONN_A_IN_IFINDEX],
-						   cb->extack);
-			if (IS_ERR(f->port))
-				return PTR_ERR(f->port);
-			f->sw = f->port->sw;
-		}
+		if (tb[ETHEREAL_CONN_A_IN_IFINDEX])
+			return ethereal_dump_filter_port(cb, f, tb[ETHEREAL_CONN_A_IN_IFINDEX]);
 	}
 	return 0;
 }
 
-static int ethereal_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
+typedef int (*ethereal_dump_port_t)(struct sk_buff *skb, struct netlink_callback *cb,
+				    struct ethereal_port *port);
+
+/*
+ * A dump's walk over the ports F selects, from where the last batch
+ * stopped; RTNL held. EACH dumps what it wants of a port, from and into
+ * cb->args[2], and returns nonzero when the batch is full.
+ */
+static void ethereal_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
+				const struct ethereal_dump_filter *f, ethereal_dump_port_t each)
 {
 	struct ethereal_net *en = ethereal_pernet(sock_net(cb->skb->sk));
-	struct ethereal_dump_filter f;
 	struct ethereal_switch *sw;
 	struct ethereal_port *port;
 	long s = 0, p;
-	int err;
 
-	rtnl_lock();
-	cb->seq = en->gen;
-	err = ethereal_dump_filter(cb, &f, false);
-	if (err)
-		goto out;
 	list_for_each_entry(sw, &en->switches, node) {
-		if (s++ < cb->args[0] || (f.sw && sw != f.sw))
+		if (s++ < cb->args[0] || (f->sw && sw != f->sw))
 			continue;
 		p = 0;
 		list_for_each_entry(port, &sw->ports, node) {
-			if (p++ < cb->args[1])
+			if (p++ < cb->args[1] || (f->port && port != f->port))
 				continue;
-			if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_PORT_GET,
-						 ethereal_fill_port_obj, port))
-				goto out;
+			if (each(skb, cb, port))
+				return;
 			cb->args[1] = p;
+			cb->args[2] = 0;
 		}
 		cb->args[0] = s;
 		cb->args[1] = 0;
 	}
-out:
+}
+
+static int ethereal_dump_port(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct ethereal_port *port)
+{
+	return ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_PORT_GET,
+				    ethereal_fill_port_obj, port);
+}
+
+static int ethereal_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ethereal_dump_filter f;
+	int err;
+
+	rtnl_lock();
+	cb->seq = ethereal_pernet(sock_net(cb->skb->sk))->gen;
+	err = ethereal_dump_filter(cb, &f, false);
+	if (!err)
+		ethereal_dump_ports(skb, cb, &f, ethereal_dump_port);
 	rtnl_unlock();
 	return err ? err : skb->len;
 }
@@ -681,41 +739,187 @@ static int ethereal_nl_conn_get(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/* The connections entering PORT, from the ID in cb->args[2] on. */
+static int ethereal_dump_port_conns(struct sk_buff *skb, struct netlink_callback *cb,
+				    struct ethereal_port *port)
+{
+	struct ethereal_conn *conn;
+	unsigned long id = cb->args[2];
+
+	xa_for_each_start(&port->in_conns, id, conn, id) {
+		if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_CONN_GET,
+					 ethereal_fill_conn_obj, conn))
+			return -EMSGSIZE;
+		cb->args[2] = id + 1;
+	}
+	return 0;
+}
+
 static int ethereal_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct ethereal_net *en = ethereal_pernet(sock_net(cb->skb->sk));
 	struct ethereal_dump_filter f;
-	struct ethereal_switch *sw;
-	struct ethereal_port *port;
-	struct ethereal_conn *conn;
-	unsigned long id;
-	long s = 0, p;
 	int err;
 
 	rtnl_lock();
-	cb->seq = en->gen;
+	cb->seq = ethereal_pernet(sock_net(cb->skb->sk))->gen;
 	err = ethereal_dump_filter(cb, &f, true);
+	if (!err)
+		ethereal_dump_ports(skb, cb, &f, ethereal_dump_port_conns);
+	rtnl_unlock();
+	return err ? err : skb->len;
+}
+
+/* Neighbours: the switch's table of addresses and where they are bound */
+
+/* The port, and the address, a NEIGH_NEW or NEIGH_DEL names; RTNL held. */
+static struct ethereal_port *ethereal_nl_neigh_req(struct genl_info *info,
+						   struct nlattr **tb, __be32 *ip)
+{
+	struct nlattr *nest = info->attrs[ETHEREAL_A_NEIGH];
+	struct ethereal_port *port;
+
+	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_NEIGH) ||
+	    ethereal_nl_nest(tb, ETHEREAL_NEIGH_A_MAX, nest, ethereal_neigh_policy, info) ||
+	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_NEIGH_A_IFINDEX) ||
+	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_NEIGH_A_ADDR))
+		return ERR_PTR(-EINVAL);
+	*ip = nla_get_be32(tb[ETHEREAL_NEIGH_A_ADDR]);
+	if (ipv4_is_zeronet(*ip) || ipv4_is_multicast(*ip) || ipv4_is_lbcast(*ip) ||
+	    ipv4_is_loopback(*ip)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[ETHEREAL_NEIGH_A_ADDR],
+				    "Not a host's unicast IPv4 address");
+		return ERR_PTR(-EINVAL);
+	}
+	port = ethereal_nl_port(genl_info_net(info), tb[ETHEREAL_NEIGH_A_IFINDEX],
+				info->extack);
+	return port;
+}
+
+static int ethereal_nl_neigh_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[ETHEREAL_NEIGH_A_MAX + 1];
+	struct ethereal_port *port;
+	const u8 *mac;
+	__be32 ip;
+	int err;
+
+	rtnl_lock();
+	port = ethereal_nl_neigh_req(info, tb, &ip);
+	if (IS_ERR(port)) {
+		err = PTR_ERR(port);
+		goto out;
+	}
+	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[ETHEREAL_A_NEIGH], tb,
+			      ETHEREAL_NEIGH_A_LLADDR)) {
+		err = -EINVAL;
+		goto out;
+	}
+	mac = nla_data(tb[ETHEREAL_NEIGH_A_LLADDR]);
+	if (!is_valid_ether_addr(mac)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[ETHEREAL_NEIGH_A_LLADDR],
+				    "Not a host's unicast MAC address");
+		err = -EINVAL;
+		goto out;
+	}
+	err = ethereal_neigh_add(port, ip, mac, info->extack);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+static int ethereal_nl_neigh_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[ETHEREAL_NEIGH_A_MAX + 1];
+	struct ethereal_port *port;
+	__be32 ip;
+	int err;
+
+	rtnl_lock();
+	port = ethereal_nl_neigh_req(info, tb, &ip);
+	err = IS_ERR(port) ? PTR_ERR(port) : ethereal_neigh_remove(port, ip, info->extack);
+	rtnl_unlock();
+	return err;
+}
+
+static int ethereal_fill_neigh(struct sk_buff *msg, const void *obj)
+{
+	const struct ethereal_neigh_info *ni = obj;
+	struct nlattr *nest;
+
+	if (nla_put_u32(msg, ETHEREAL_A_IFINDEX, ni->port->sw->br->ifindex))
+		return -EMSGSIZE;
+	nest = nla_nest_start(msg, ETHEREAL_A_NEIGH);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, ETHEREAL_NEIGH_A_IFINDEX, ni->port->dev->ifindex) ||
+	    nla_put_string(msg, ETHEREAL_NEIGH_A_IFNAME, ni->port->dev->name) ||
+	    nla_put_be32(msg, ETHEREAL_NEIGH_A_ADDR, ni->ip) ||
+	    nla_put(msg, ETHEREAL_NEIGH_A_LLADDR, ETH_ALEN, ni->mac) ||
+	    (ni->is_static && nla_put_flag(msg, ETHEREAL_NEIGH_A_STATIC)) ||
+	    (ni->bound && nla_put_flag(msg, ETHEREAL_NEIGH_A_BOUND)) ||
+	    nla_put_u32(msg, ETHEREAL_NEIGH_A_AGE, ni->age_ms))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+struct ethereal_neigh_dump {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+};
+
+static int ethereal_nl_neigh_dump_one(void *arg, const struct ethereal_neigh_info *ni)
+{
+	struct ethereal_neigh_dump *d = arg;
+
+	return ethereal_nl_dump_one(d->skb, d->cb, ETHEREAL_CMD_NEIGH_GET,
+				    ethereal_fill_neigh, ni);
+}
+
+/* Dump filter: the bridge (A_IFINDEX) or one port (A_NEIGH{IFINDEX}). */
+static int ethereal_neigh_dump_filter(struct netlink_callback *cb,
+				      struct ethereal_dump_filter *f)
+{
+	struct nlattr **attrs = ethereal_dump_attrs(cb);
+	struct nlattr *tb[ETHEREAL_NEIGH_A_MAX + 1];
+	int err;
+
+	err = ethereal_dump_filter(cb, f, false);
+	if (err || !attrs[ETHEREAL_A_NEIGH])
+		return err;
+	err = nla_parse_nested(tb, ETHEREAL_NEIGH_A_MAX, attrs[ETHEREAL_A_NEIGH],
+			       ethereal_neigh_policy, cb->extack);
+	if (err || !tb[ETHEREAL_NEIGH_A_IFINDEX])
+		return err;
+	return ethereal_dump_filter_port(cb, f, tb[ETHEREAL_NEIGH_A_IFINDEX]);
+}
+
+/* Switch by switch, each's table by hash bucket: cb->args[1], [2] in it. */
+static int ethereal_nl_neigh_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ethereal_net *en = ethereal_pernet(sock_net(cb->skb->sk));
+	struct ethereal_neigh_dump d = { .skb = skb, .cb = cb };
+	struct ethereal_dump_filter f;
+	struct ethereal_switch *sw;
+	long s = 0;
+	int err;
+
+	rtnl_lock();
+	err = ethereal_neigh_dump_filter(cb, &f);
 	if (err)
 		goto out;
+	cb->seq = en->gen;
+	list_for_each_entry(sw, &en->switches, node)
+		cb->seq += READ_ONCE(sw->sig.neigh_gen);
 	list_for_each_entry(sw, &en->switches, node) {
 		if (s++ < cb->args[0] || (f.sw && sw != f.sw))
 			continue;
-		p = 0;
-		list_for_each_entry(port, &sw->ports, node) {
-			if (p++ < cb->args[1] || (f.port && port != f.port))
-				continue;
-			id = cb->args[2];
-			xa_for_each_start(&port->in_conns, id, conn, id) {
-				if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_CONN_GET,
-							 ethereal_fill_conn_obj, conn))
-					goto out;
-				cb->args[2] = id + 1;
-			}
-			cb->args[1] = p;
-			cb->args[2] = 0;
-		}
+		if (ethereal_neigh_walk(sw, f.port, &cb->args[1], &cb->args[2],
+					ethereal_nl_neigh_dump_one, &d))
+			goto out;
 		cb->args[0] = s;
 		cb->args[1] = 0;
+		cb->args[2] = 0;
 	}
 out:
 	rtnl_unlock();
@@ -767,6 +971,20 @@ static const struct genl_small_ops ethereal_genl_ops[] = {
 		.cmd = ETHEREAL_CMD_SWITCH_SET,
 		.doit = ethereal_nl_switch_do,
 		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ETHEREAL_CMD_NEIGH_NEW,
+		.doit = ethereal_nl_neigh_new,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ETHEREAL_CMD_NEIGH_DEL,
+		.doit = ethereal_nl_neigh_del,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ETHEREAL_CMD_NEIGH_GET,
+		.dumpit = ethereal_nl_neigh_dump,
 	},
 };
 

@@ -102,7 +102,7 @@ static unsigned int ethereal_rx_rt(struct ethereal_port *in,
 	struct ethereal_conn *conn;
 	struct ethereal_port *out;
 	unsigned int len;
-	int rc;
+	int rc, vlan;
 
 	/* Not pushed yet: skb->len starts at the network header. */
 	len = ETH_HLEN + ethereal_frame_len(skb);
@@ -118,6 +118,10 @@ static unsigned int ethereal_rx_rt(struct ethereal_port *in,
 	if (READ_ONCE(out->stp_state) != BR_STATE_FORWARDING ||
 	    !netif_running(out->dev))
 		return ethereal_drop(in, conn, ETHEREAL_DROP_PORT_STATE);
+	/* The bridge's VLAN and isolation rules bind real time too. */
+	vlan = ethereal_port_rx_vlan(in, out, skb);
+	if (vlan < 0)
+		return ethereal_drop(in, conn, ETHEREAL_DROP_FILTERED);
 
 	/* Shared with someone else: ours to rewrite only as a copy. */
 	skb = skb_share_check(skb, GFP_ATOMIC);
@@ -141,6 +145,7 @@ static unsigned int ethereal_rx_rt(struct ethereal_port *in,
 		goto drop_malformed;
 	ether_addr_copy(eth_hdr(skb)->h_dest, conn->out_mac);
 
+	ethereal_port_tx_vlan(out, skb, vlan);
 	skb->dev = out->dev;
 	skb->priority = TC_H_MAKE(ETHEREAL_TC_MAJOR, conn->qid);
 	skb_clear_tstamp(skb);

@@ -108,6 +108,10 @@ static u16 ethereal_sig_reason(int err)
 		return ETHEREAL_SIG_R_NO_ID;
 	case -ENOMEM:
 		return ETHEREAL_SIG_R_NO_MEMORY;
+	case -ENETUNREACH:
+		return ETHEREAL_SIG_R_NO_ROUTE;
+	case -EDQUOT:
+		return ETHEREAL_SIG_R_QUOTA;
 	default:
 		return ETHEREAL_SIG_R_INVALID;
 	}

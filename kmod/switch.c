@@ -6,6 +6,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ethtool.h>
+#include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/switchdev.h>
@@ -102,6 +103,81 @@ bool ethereal_port_in_vlan(const struct ethereal_port *port, u16 vid)
 
 	ASSERT_RTNL();
 	return !vid || !br_vlan_get_info(port->dev, vid, &info);
+}
+
+/*
+ * Whether the bridge would forward VID from IN to OUT (should_deliver and
+ * br_allowed_egress): isolated ports never to each other, and with VLAN
+ * filtering only within a VLAN both carry. At setup; the packet path
+ * checks again, as the configuration may change under a connection.
+ */
+bool ethereal_port_may_forward(const struct ethereal_port *in,
+			       const struct ethereal_port *out, u16 vid)
+{
+	ASSERT_RTNL();
+	if (br_port_flag_is_set(in->dev, BR_ISOLATED) &&
+	    br_port_flag_is_set(out->dev, BR_ISOLATED))
+		return false;
+	return ethereal_port_in_vlan(in, vid) && ethereal_port_in_vlan(out, vid);
+}
+
+/*
+ * The bridge's rules for a real-time frame from IN to OUT, on the packet
+ * path: what it checks for every frame it forwards (br_allowed_ingress,
+ * should_deliver, br_allowed_egress). With VLAN filtering, the frame's
+ * VLAN is its tag's, else (untagged or priority-tagged) IN's PVID, and both
+ * ports must carry it; a tag of another protocol than the bridge's is
+ * refused (the bridge would take it for payload). Per-VLAN STP states
+ * (MST) are not looked at. Returns < 0 when the frame must not pass, else
+ * how OUT sends it (for ethereal_port_tx_vlan): 0 as it came (no VLAN
+ * filtering), the VLAN's ID tagged, ETHEREAL_VLAN_UNTAG | ID untagged.
+ */
+int ethereal_port_rx_vlan(const struct ethereal_port *in,
+			  const struct ethereal_port *out,
+			  const struct sk_buff *skb)
+{
+	struct bridge_vlan_info info;
+	u16 vid = 0, proto;
+
+	if (unlikely(br_port_flag_is_set(in->dev, BR_ISOLATED) &&
+		     br_port_flag_is_set(out->dev, BR_ISOLATED)))
+		return -EPERM;
+	if (!br_vlan_enabled(in->sw->br))
+		return 0;
+	if (skb_vlan_tag_present(skb)) {
+		if (br_vlan_get_proto(in->sw->br, &proto) || skb->vlan_proto != htons(proto))
+			return -EPERM;
+		vid = skb_vlan_tag_get_id(skb);
+	}
+	if (!vid && br_vlan_get_pvid_rcu(in->dev, &vid))
+		return -EPERM;
+	if (!vid || br_vlan_get_info_rcu(in->dev, vid, &info) ||
+	    br_vlan_get_info_rcu(out->dev, vid, &info))
+		return -EPERM;
+	return info.flags & BRIDGE_VLAN_INFO_UNTAGGED ? ETHEREAL_VLAN_UNTAG | vid : vid;
+}
+
+/*
+ * Send in VLAN (what ethereal_port_rx_vlan returned) as OUT does
+ * (br_handle_vlan): untagged, or tagged with the VLAN's ID and the frame's
+ * own priority, if it had a tag.
+ */
+void ethereal_port_tx_vlan(const struct ethereal_port *out,
+			   struct sk_buff *skb, int vlan)
+{
+	u16 proto, tci = 0;
+
+	if (!vlan)
+		return;
+	if (vlan & ETHEREAL_VLAN_UNTAG) {
+		__vlan_hwaccel_clear_tag(skb);
+		return;
+	}
+	if (br_vlan_get_proto(out->sw->br, &proto))
+		return;
+	if (skb_vlan_tag_present(skb))
+		tci = skb->vlan_tci & ~VLAN_VID_MASK;
+	__vlan_hwaccel_put_tag(skb, htons(proto), tci | (vlan & VLAN_VID_MASK));
 }
 
 /* The port's link rate: its qdisc's when it has ours, else the device's. */

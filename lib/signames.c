@@ -50,6 +50,8 @@ static const struct {
 	[ETHEREAL_SIG_R_BUSY] = { "busy", "the switch is busy with other setups: try again" },
 	[ETHEREAL_SIG_R_NO_MEMORY] = { "no-memory", "a switch ran out of memory" },
 	[ETHEREAL_SIG_R_REMOVED] = { "removed", "removed by the operator of a switch" },
+	[ETHEREAL_SIG_R_QUOTA] = { "quota",
+		"the host's quota of connections or bandwidth on its switch port is used up" },
 };
 
 const char *ethereal_sig_reason_name(unsigned int reason)

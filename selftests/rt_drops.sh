@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Every drop reason of the real-time path, provoked, and its counter checked
 # on the port and on the connection. Two hosts on different ports using the
-# same ID do not collide.
+# same ID do not collide. The bridge's isolation and VLAN rules hold for
+# real-time frames too.
 # timeout=300
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -24,7 +25,7 @@ wait_state() {
 	return 1
 }
 
-ktap_begin 14
+ktap_begin 21
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2,h3,h4" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
@@ -130,6 +131,47 @@ ktap_info "queue drops $q, sent $tx"
 ktap_result "output queue full: every frame either sent or counted" \
 	"$([ "$q" -gt 0 ] && [ $((q + tx)) = 200 ]; echo $?)"
 on sw1 tc qdisc del dev swp2 root
+
+# The bridge's rules: isolated ports do not talk to each other.
+old=$(conn_stat sw1 swp1 03:09 drop_filtered)
+on sw1 bridge link set dev swp1 isolated on
+on sw1 bridge link set dev swp2 isolated on
+on h1 udpprobe send "$(proxy_ip 03:09)" 5000 10 100 >/dev/null
+ktap_result "isolated ports: frames dropped, counted as filtered" \
+	"$(delta "$old" "$(conn_stat sw1 swp1 03:09 drop_filtered)" 10; echo $?)"
+out=$(ctl sw1 conn add dev swp1 id 03:0b out swp2 lladdr "$(host_mac h2)" rate 1mbit 2>&1)
+rc=$?
+ktap_info "$out"
+ktap_result "isolated ports: a connection between them is refused" \
+	"$([ $rc != 0 ] && [[ "$out" == *"VLAN or isolation"* ]]; echo $?)"
+on sw1 bridge link set dev swp1 isolated off
+on sw1 bridge link set dev swp2 isolated off
+res=$(udp_flow h1 h2 "$(proxy_ip 03:09)" 10 100)
+ktap_result "isolation off: traffic flows" $?
+
+# VLAN filtering: every port untagged in VLAN 1 (the default PVID).
+on sw1 ip link set br0 type bridge vlan_filtering 1
+res=$(udp_flow h1 h2 "$(proxy_ip 03:09)" 10 100)
+ktap_result "VLAN filtering on: the connection, in both ports' VLAN, forwards" $?
+old=$(conn_stat sw1 swp1 03:09 drop_filtered)
+on sw1 bridge vlan del dev swp2 vid 1
+on h1 udpprobe send "$(proxy_ip 03:09)" 5000 10 100 >/dev/null
+ktap_result "VLAN filtering: output port out of the VLAN, frames counted as filtered" \
+	"$(delta "$old" "$(conn_stat sw1 swp1 03:09 drop_filtered)" 10; echo $?)"
+# Back in VLAN 1, tagged: the frames leave with a tag, as the bridge's would.
+on sw1 bridge vlan add dev swp2 vid 1
+capture_start h2 eth0 "ether dst $(host_mac h2)"
+on h1 udpprobe send "$(proxy_ip 03:09)" 5000 10 100 >/dev/null
+seen=$(capture_stop 0)
+ktap_info "$(head -n 1 <<<"$seen")"
+ktap_result "VLAN filtering: a tagged member port gets the frames tagged" \
+	"$([ "$(grep -c "vlan 1," <<<"$seen")" = 10 ]; echo $?)"
+on sw1 bridge vlan add dev swp3 vid 20 pvid untagged
+out=$(ctl sw1 conn add dev swp3 id 03:0b out swp4 lladdr "$(host_mac h4)" rate 1mbit 2>&1)
+rc=$?
+ktap_info "$out"
+ktap_result "VLAN filtering: a connection out of the input port's VLAN is refused" \
+	"$([ $rc != 0 ] && [[ "$out" == *"VLAN or isolation"* ]]; echo $?)"
 
 ktap_result "every frame of the connection accounted: rx = tx + drops" \
 	"$(ctl sw1 -j -s conn show dev swp1 id 03:09 | jq -e '.[0].stats |

@@ -7,7 +7,8 @@
 # down; malformed, truncated, oversized and spoofed messages dropped and
 # counted; a VLAN-filtering bridge; a hostile host's setups, ARP probes and
 # addresses held to its port's budgets, and its claims of another host's
-# address or MAC refused; 1,000 connections set up and torn down.
+# address or MAC refused; static bindings; a host's quota; a refresh while
+# the setup waits downstream; 1,000 connections set up and torn down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -41,7 +42,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 34
+ktap_begin 40
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -255,6 +256,95 @@ on h2 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
 ktap_result "h2 with h1's MAC and address, on its own port: dropped as spoofed" \
 	"$([[ "$res" != accept* ]] && [ "$(sigstat sw1 drop_spoofed)" -gt "$sp" ]; echo $?)"
 wait_conns 0 3
+
+# --- static bindings (etherealctl neigh) ---
+p1=$(port_of sw1 h1)
+p2=$(port_of sw1 h2)
+# neigh1 ADDR FIELD: a field of ADDR's entry on sw1 (etherealctl -j)
+neigh1() { ctl sw1 -j neigh show br0 | jq -r --arg a "$1" ".[] | select(.addr == \$a) | .$2"; }
+ktap_result "neigh show: h1 learned on its port, bound, not static" \
+	"$([ "$(neigh1 "$(host_ip h1)" port)" = "$p1" ] &&
+	   [ "$(neigh1 "$(host_ip h1)" bound)" = true ] &&
+	   [ "$(neigh1 "$(host_ip h1)" static)" = false ]; echo $?)"
+ctl sw1 neigh add "$(host_ip h1)" lladdr "$(host_mac h1)" dev "$p1"
+# A learned binding ends when its port goes down; a static one stays.
+on sw1 ip link set "$p1" down
+on sw1 ip link set "$p1" up
+for i in $(seq 50); do
+	[ "$(ctl sw1 -j port show dev "$p1" | jq -r '.[0].stp_state')" = forwarding ] && break
+	sleep 0.1
+done
+c0=$(sigstat sw1 neigh_claims)
+on h2 ip addr add "$(host_ip h1)/32" dev eth0 noprefixroute
+on h2 ip neigh flush dev eth0
+on h2 ping -c 1 -W 1 -I "$(host_ip h1)" "$(host_ip h4)" >/dev/null
+on h2 ip addr del "$(host_ip h1)/32" dev eth0
+ktap_info "$(ctl sw1 neigh show dev "$p1"); claims $c0 -> $(sigstat sw1 neigh_claims)"
+ktap_result "static binding: outlives its port's link, refuses another port's claim" \
+	"$([ "$(neigh1 "$(host_ip h1)" static)" = true ] &&
+	   [ "$(neigh1 "$(host_ip h1)" port)" = "$p1" ] &&
+	   [ "$(neigh1 "$(host_ip h1)" lladdr)" = "$(host_mac h1)" ] &&
+	   [ "$(sigstat sw1 neigh_claims)" -gt "$c0" ]; echo $?)"
+out=$(ctl sw1 neigh add "$(host_ip h1)" lladdr "$(host_mac h2)" dev "$p2" 2>&1)
+rc1=$?
+out2=$(ctl sw1 neigh add 224.0.0.1 lladdr "$(host_mac h2)" dev "$p2" 2>&1)
+rc2=$?
+ktap_info "$out / $out2"
+ktap_result "neigh add: another port's static address, or a multicast one, refused" \
+	"$([ $rc1 = 1 ] && [[ "$out" == *"bound statically to another port"* ]] &&
+	   [ $rc2 = 1 ] && [[ "$out2" == *"unicast IPv4"* ]]; echo $?)"
+ctl sw1 neigh add 10.0.0.77 lladdr 02:e7:00:00:00:77 dev "$p2"
+a=$(neigh1 10.0.0.77 port)
+ctl sw1 neigh del 10.0.0.77 dev "$p2"
+out=$(ctl sw1 neigh del 10.0.0.77 dev "$p2" 2>&1)
+rc=$?
+ktap_result "neigh del: the entry goes; once more, the error says so" \
+	"$([ "$a" = "$p2" ] && [ -z "$(neigh1 10.0.0.77 port)" ] && [ $rc = 1 ] &&
+	   [[ "$out" == *"No entry for this address"* ]]; echo $?)"
+on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
+on h2 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
+wait_conns 0 3
+
+# --- a host's quota on its port ---
+ctl sw1 port set dev "$p1" host-conns 1 host-rate 2mbit
+r1=$(sig h1 setup 03:19 "$(host_ip h2)" 5000 1mbit 6056 1514)
+r2=$(sig h1 setup 03:1a "$(host_ip h2)" 5000 1mbit 6056 1514)
+ctl sw1 port set dev "$p1" host-conns 0
+r3=$(sig h1 setup 03:1b "$(host_ip h2)" 5000 2mbit 6056 1514)
+r4=$(sig h1 setup 03:1c "$(host_ip h2)" 5000 1mbit 6056 1514)
+ktap_info "$r1 / $r2 / $r3 / $r4; $(ctl sw1 port show dev "$p1")"
+ktap_result "a host's quota: connections and bandwidth beyond it rejected, quota" \
+	"$([[ "$r1" == accept* ]] && [[ "$r2" == "reject id=03:1a reason=quota "* ]] &&
+	   [[ "$r3" == "reject id=03:1b reason=quota "* ]] && [[ "$r4" == accept* ]] &&
+	   [ "$(ctl sw1 -j port show dev "$p1" | jq -c '.[0] | [.host_conns, .host_rate]')" = \
+	     "[0,2000000]" ]; echo $?)"
+ctl sw1 port set dev "$p1" host-rate 0
+sig h1 teardown 03:19 >/dev/null
+sig h1 teardown 03:1c >/dev/null
+wait_conns 0 3
+
+# --- setups that wait for ARP downstream ---
+# sw1 and sw2 learn h3 from its ARP; sw2 forgets it again, and h3 answers
+# ARP 0.6 s late: a setup toward h3 is pending on sw1 while sw2 asks.
+on h3 ip neigh flush dev eth0
+on h3 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
+ctl sw2 neigh del "$(host_ip h3)" dev "$(port_of sw2 h3)"
+on h3 tc qdisc add dev eth0 root netem delay 600ms
+# Refreshes from the start: some reach sw1 while the setup is pending there.
+sig h1 -p 20011 -k 0x5151 -t 5000 setup 03:17 "$(host_ip h3)" 5000 1mbit 6056 1514 \
+	>"$TMPD/pending" &
+sp=$!
+sig h1 -p 20012 -k 0x5151 refresh 03:17 100 20 >/dev/null &
+rp=$!
+wait $sp
+wait $rp
+res=$(cat "$TMPD/pending")
+ktap_info "$res"
+ktap_result "a refresh of a setup still pending is not passed on: the setup completes" \
+	"$([[ "$res" == accept* ]]; echo $?)"
+sig h1 -k 0x5151 teardown 03:17 >/dev/null
+wait_conns 0 3
+on h3 tc qdisc del dev eth0 root
 
 # --- 1,000 connections through three switches ---
 res=$(sig h1 -t 5000 batch 1000 01:00 "$(host_ip h4)" 5000 1kbit 100 100)

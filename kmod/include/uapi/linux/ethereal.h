@@ -90,6 +90,9 @@ enum ethereal_cmd {
 					 * dump: A_IFINDEX or A_CONN{IN_IFINDEX}
 					 */
 	ETHEREAL_CMD_SWITCH_SET,	/* A_IFINDEX, A_LIFETIME */
+	ETHEREAL_CMD_NEIGH_NEW,		/* A_NEIGH{IFINDEX, ADDR, LLADDR}: static */
+	ETHEREAL_CMD_NEIGH_DEL,		/* A_NEIGH{IFINDEX, ADDR} */
+	ETHEREAL_CMD_NEIGH_GET,		/* dump: A_IFINDEX or A_NEIGH{IFINDEX} */
 	__ETHEREAL_CMD_MAX
 };
 
@@ -107,6 +110,7 @@ enum ethereal_attr {
 	ETHEREAL_A_STATS,		/* nest: ETHEREAL_STATS_A_*, all ports */
 	ETHEREAL_A_LIFETIME,		/* u32: ms, signaled connections' soft state */
 	ETHEREAL_A_SIG,			/* nest: ETHEREAL_SIG_STATS_A_* (replies) */
+	ETHEREAL_A_NEIGH,		/* nest: ETHEREAL_NEIGH_A_* */
 	__ETHEREAL_A_MAX
 };
 
@@ -124,6 +128,8 @@ enum ethereal_port_attr {
 	ETHEREAL_PORT_A_CONNS_IN,	/* u32: connections entering here (replies) */
 	ETHEREAL_PORT_A_CONNS_OUT,	/* u32: connections leaving here (replies) */
 	ETHEREAL_PORT_A_STATS,		/* nest: ETHEREAL_STATS_A_* (replies) */
+	ETHEREAL_PORT_A_HOST_CONNS,	/* u32: the host's quota of connections, 0 none */
+	ETHEREAL_PORT_A_HOST_RATE,	/* u64 bit/s: the host's quota of bandwidth, 0 none */
 	__ETHEREAL_PORT_A_MAX
 };
 
@@ -155,6 +161,25 @@ enum ethereal_conn_attr {
 #define ETHEREAL_CONN_A_MAX (__ETHEREAL_CONN_A_MAX - 1)
 
 /*
+ * An entry of a switch's neighbour table: an IPv4 address, its MAC and the
+ * port it is bound to, learned from ARP or static (added by the operator:
+ * never ages, and no ARP from elsewhere moves it).
+ */
+enum ethereal_neigh_attr {
+	ETHEREAL_NEIGH_A_UNSPEC,
+	ETHEREAL_NEIGH_A_IFINDEX,	/* u32: the port */
+	ETHEREAL_NEIGH_A_IFNAME,	/* string (replies) */
+	ETHEREAL_NEIGH_A_ADDR,		/* be32: IPv4 address */
+	ETHEREAL_NEIGH_A_LLADDR,	/* binary[6]: its MAC */
+	ETHEREAL_NEIGH_A_STATIC,	/* flag: added by the operator (replies) */
+	ETHEREAL_NEIGH_A_BOUND,		/* flag: claims from other ports refused (replies) */
+	ETHEREAL_NEIGH_A_AGE,		/* u32: ms since ARP last showed it (replies) */
+	__ETHEREAL_NEIGH_A_MAX
+};
+
+#define ETHEREAL_NEIGH_A_MAX (__ETHEREAL_NEIGH_A_MAX - 1)
+
+/*
  * Counters, all u64. RX: real-time frames that arrived (on the port, any
  * ID; for the connection, its own). TX: real-time frames sent (out of the
  * port; of the connection). Drops count frames that arrived on the port or
@@ -176,6 +201,7 @@ enum ethereal_stats_attr {
 	ETHEREAL_STATS_A_DROP_TO_SWITCH,	/* non-ARP frame to the switch */
 	ETHEREAL_STATS_A_DROP_QUEUE,		/* refused by the output queue */
 	ETHEREAL_STATS_A_DROP_EARLY,		/* preemptive discard (ingress) */
+	ETHEREAL_STATS_A_DROP_FILTERED,		/* bridge VLAN or isolation rules */
 	__ETHEREAL_STATS_A_MAX
 };
 

@@ -94,6 +94,7 @@ enum ethereal_sig_reason {
 	ETHEREAL_SIG_R_BUSY,		/* too many setups pending, try again */
 	ETHEREAL_SIG_R_NO_MEMORY,
 	ETHEREAL_SIG_R_REMOVED,		/* administratively removed */
+	ETHEREAL_SIG_R_QUOTA,		/* the host's quota on its port is used up */
 	__ETHEREAL_SIG_R_MAX
 };
 
