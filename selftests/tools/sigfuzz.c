@@ -35,40 +35,11 @@
 #include <linux/ethereal.h>
 
 #include "clock.h"
+#include "fuzz.h"
 #include "packet.h"
 #include "sigmsg.h"
 
 #define CTL_IP	"198.18.0.1"
-
-static uint64_t rng_state;
-
-/* xorshift64*: reproducible from the seed the run prints. */
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
-
-static uint64_t below(uint64_t n)
-{
-	return n ? rnd() % n : 0;
-}
-
-/* A value for a field of BITS bits: an edge, or anything. */
-static uint64_t edge(unsigned int bits, uint64_t lo, uint64_t hi)
-{
-	const uint64_t any[] = {
-		0, 1, 2, lo, lo ? lo - 1 : 0, hi, hi + 1, 0xffff, 0x10000,
-		0xffffffffULL, 0x100000000ULL, 1ULL << 63, UINT64_MAX,
-	};
-	uint64_t mask = bits == 64 ? UINT64_MAX : (1ULL << bits) - 1;
-
-	if (below(4) == 0)
-		return rnd() & mask;
-	return any[below(sizeof(any) / sizeof(any[0]))] & mask;
-}
 
 /* A message of a random type, its attributes at edges, encoded. */
 static size_t message(uint8_t *buf, size_t size)
@@ -217,9 +188,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	count = strtoul(argv[2], NULL, 0);
-	rng_state = argc > 3 ? strtoull(argv[3], NULL, 0) : (uint64_t)time(NULL);
-	if (!rng_state)
-		rng_state = 1;
+	rnd_seed(argc > 3 ? strtoull(argv[3], NULL, 0) : (uint64_t)time(NULL));
 	printf("seed=%llu ", (unsigned long long)rng_state);
 	if (argc > 4)
 		pps = strtoul(argv[4], NULL, 0);
