@@ -16,8 +16,8 @@
  *
  * cyclic: the paper's scheduler. Every cycle visits each backlogged
  *   connection once and sends up to rate x cycle of it (a deficit carries
- *   over, unused credit does not), then serves best effort until the cycle
- *   ends, never returning to real time within it. Cycles are counted
+ *   over, and unused credit up to a cycle's), then serves best effort
+ *   until the cycle ends, never returning to real time within it. Cycles are counted
  *   lazily: the watchdog fires at a cycle's end only if real time waits.
  *   Cycles that pass unserved (the machine stalled past a cycle's end) are
  *   credited to connections that waited through them, so that a stall does
@@ -370,7 +370,15 @@ static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *ne
 			u64 quantum = ethereal_bytes_in(cl->rate, q->cycle);
 			u64 cycles = 1 + q->missed - cl->missed_seen;
 
-			cl->credit = min_t(s64, cl->credit, 0) + quantum * cycles;
+			/*
+			 * A deficit carries over, and so does credit left
+			 * unused, up to a cycle's worth: a frame that arrives
+			 * just after its connection's visit must not cost it
+			 * that cycle's share, or a sender pacing at exactly its
+			 * reservation falls further behind with every such miss.
+			 * At most two cycles' worth leave in one.
+			 */
+			cl->credit = min_t(s64, cl->credit, quantum) + quantum * cycles;
 			cl->credit_cycle = q->cycle_no;
 			cl->missed_seen = q->missed;
 		}
