@@ -99,6 +99,23 @@ static void ethereal_neigh_set_port(struct ethereal_neigh *n, struct ethereal_po
 	port->n_neigh++;
 }
 
+/* N, new, into the cache for IP on PORT; filled in before readers find it. */
+static void ethereal_neigh_insert(struct ethereal_port *port, struct ethereal_neigh *n,
+				  __be32 ip, const u8 *mac, bool is_static)
+{
+	struct ethereal_switch *sw = port->sw;
+
+	n->ip = ip;
+	ether_addr_copy(n->mac, mac);
+	n->updated = jiffies;
+	n->is_static = is_static;
+	n->port = NULL;
+	ethereal_neigh_set_port(n, port);
+	hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
+	sw->sig.n_neigh++;
+	WRITE_ONCE(sw->sig.neigh_gen, sw->sig.neigh_gen + 1);
+}
+
 /* Out of the cache; lockless readers may still hold it. */
 static void ethereal_neigh_unlink(struct ethereal_switch *sw, struct ethereal_neigh *n)
 {
@@ -216,15 +233,7 @@ static void ethereal_neigh_update(struct ethereal_port *port, __be32 ip, const u
 	n = kmalloc(sizeof(*n), GFP_ATOMIC);
 	if (!n)
 		goto refused;
-	n->ip = ip;
-	ether_addr_copy(n->mac, mac);
-	n->updated = jiffies;
-	n->port = NULL;
-	n->is_static = false;
-	ethereal_neigh_set_port(n, port);
-	hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
-	sw->sig.n_neigh++;
-	WRITE_ONCE(sw->sig.neigh_gen, sw->sig.neigh_gen + 1);
+	ethereal_neigh_insert(port, n, ip, mac, false);
 out:
 	wake = READ_ONCE(sw->sig.n_waiting);
 	spin_unlock_bh(&sw->sig.neigh_lock);
@@ -336,18 +345,8 @@ int ethereal_neigh_add(struct ethereal_port *port, __be32 ip, const u8 *mac,
 		goto out;
 	}
 	if (!n) {
-		/* Filled in before lockless readers can find it. */
-		n = new;
+		ethereal_neigh_insert(port, new, ip, mac, true);
 		new = NULL;
-		n->ip = ip;
-		ether_addr_copy(n->mac, mac);
-		n->updated = jiffies;
-		n->is_static = true;
-		n->port = NULL;
-		ethereal_neigh_set_port(n, port);
-		hlist_add_head_rcu(&n->node, ethereal_neigh_head(sw, ip));
-		sw->sig.n_neigh++;
-		WRITE_ONCE(sw->sig.neigh_gen, sw->sig.neigh_gen + 1);
 		goto out;
 	}
 	/* Lockless readers may see the MAC change, as when a host moves. */
