@@ -24,7 +24,7 @@ expect() {
 
 CONN="out swp2 lladdr 02:e7:00:00:00:02 rate 1mbit"
 
-ktap_begin 32
+ktap_begin 38
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ethereal_unload
 expect "module not loaded" 1 "the ethereal module is not loaded" -- show
@@ -72,6 +72,17 @@ expect "duplicate ID" 1 "Connection ID already in use on the input port" -- \
 expect "delete what is not there" 1 "No connection with this ID on the port" -- \
 	conn del dev swp1 id 03:0a
 expect "set without a setting" 2 "set br0: nothing to set (lifetime TIME)" -- set br0
+expect "host-conns out of range" 2 "host-conns '70000': must be 0 (no quota) to 65524" -- \
+	port set dev swp1 host-conns 70000
+expect "host-rate below 1kbit" 2 "host-rate '5': must be 0 (no quota) or 1kbit to 10tbit" -- \
+	port set dev swp1 host-rate 5
+expect "port set with nothing to change" 2 "nothing to change (role, host-conns, host-rate)" -- \
+	port set dev swp1
+expect "neigh add without lladdr" 2 "neigh add needs 'lladdr MAC'" -- neigh add 10.0.0.9 dev swp1
+expect "neigh add, multicast MAC" 2 "a host's MAC is unicast" -- \
+	neigh add 10.0.0.9 lladdr 01:00:5e:00:00:01 dev swp1
+expect "neigh add, broadcast address" 1 "Not a host's unicast IPv4 address" -- \
+	neigh add 255.255.255.255 lladdr 02:00:00:00:00:09 dev swp1
 expect "set an unknown setting" 2 "set: unknown setting 'speed' (lifetime)" -- set br0 speed 1
 expect "lifetime below 100ms" 2 "lifetime '50ms': a time from 100ms to 1h" -- \
 	set br0 lifetime 50ms
