@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rtcd's client subcommands, over the daemon's socket:
- *   status [-p]       its answer to {"op":"status"}, as JSON (-p: pretty)
+ *   status [-j] [-p]  its answer to {"op":"status"}, as JSON (-j: the
+ *                     only output there is, taken for ip's sake; -p: pretty);
+ *                     through the status socket when the control socket is
+ *                     not the caller's to open
  *   open DADDR DPORT RATE [BURST [MAXPKT]]
  *                     the answer to an open, then the connection is held
  *                     (events printed as they come) until rtcd -i ... open
@@ -25,7 +28,7 @@
 #include "units.h"
 
 static const char cli_usage[] =
-"usage: rtcd [ -S PATH ] -i IFNAME status [ -p ]\n"
+"usage: rtcd [ -S PATH ] -i IFNAME status [ -j ] [ -p ]\n"
 "       rtcd [ -S PATH ] -i IFNAME open DADDR DPORT RATE [ BURST [ MAXPKT ] ]\n";
 
 static void print(json_t *j, bool pretty)
@@ -87,16 +90,18 @@ static json_t *bad_args(const char *fmt, ...)
 static json_t *status_req(int argc, char **argv, bool *pretty)
 {
 	static const struct option opts[] = {
-		{ "pretty", no_argument, NULL, 'p' }, { NULL, 0, NULL, 0 },
+		{ "pretty", no_argument, NULL, 'p' }, { "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	optind = 0;	/* glibc: start afresh on this argv */
 	opterr = 0;	/* said below, with the command's name */
-	while ((opt = getopt_long(argc, argv, "p", opts, NULL)) != -1) {
-		if (opt != 'p')
+	while ((opt = getopt_long(argc, argv, "pj", opts, NULL)) != -1) {
+		if (opt == 'p')
+			*pretty = true;
+		else if (opt != 'j')
 			return bad_args("status: unknown option '%s'", argv[optind - 1]);
-		*pretty = true;
 	}
 	if (optind != argc)
 		return bad_args("status: unexpected argument '%s'", argv[optind]);
@@ -162,12 +167,14 @@ static int hold(int fd)
 
 int cli_main(const char *sock_path, int argc, char **argv)
 {
-	bool pretty = false, hold_it = false;
+	bool pretty = false, hold_it = false, status = false;
 	json_t *req, *j;
+	char *ro = NULL;
 	int fd, ret;
 
 	if (!strcmp(argv[0], "status")) {
 		req = status_req(argc, argv, &pretty);
+		status = true;
 	} else if (!strcmp(argv[0], "open")) {
 		req = open_req(argc, argv);
 		hold_it = true;
@@ -180,10 +187,21 @@ int cli_main(const char *sock_path, int argc, char **argv)
 		return 2;
 	}
 	fd = rtcd_sock_connect(sock_path, RTCD_SOCK_TIMEOUT_S);
+	/* Not in the socket's group: anyone may ask the status socket. */
+	if (fd < 0 && errno == EACCES && status) {
+		ro = sibling_path(sock_path, ".ro.sock");
+		if (ro) {
+			fd = rtcd_sock_connect(ro, RTCD_SOCK_TIMEOUT_S);
+			if (fd < 0)
+				sock_path = ro;
+		}
+	}
 	if (fd < 0) {
 		fprintf(stderr, "rtcd: cannot reach rtcd at %s: %s%s\n", sock_path, strerror(errno),
-			errno == ENOENT || errno == ECONNREFUSED ? " (is it running?)" : "");
+			errno == ENOENT || errno == ECONNREFUSED ? " (is it running?)" :
+			errno == EACCES ? " (not in its socket-group)" : "");
 		json_decref(req);
+		free(ro);
 		return 1;
 	}
 	ret = rtcd_sock_send(fd, req);
@@ -203,5 +221,6 @@ int cli_main(const char *sock_path, int argc, char **argv)
 			ret = hold(fd);
 	}
 	close(fd);
+	free(ro);
 	return ret;
 }

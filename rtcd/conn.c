@@ -169,11 +169,32 @@ static int conn_start(struct rtcd_conn *k)
 	return 0;
 }
 
+/* 0 if C may hold one more connection of RATE (rtcd.conf's limits), else -1, answered. */
+static int conn_allowed(struct rtcd_client *c, uint64_t rate, uint64_t mask)
+{
+	struct rtcd_usage use[RTCD_LIMITS_MAX] = { 0 };
+	const struct rtcd_conn *k;
+	char msg[256];
+
+	if (!mask)
+		return 0;
+	LIST_FOREACH(k, &rtcd.conns, all)
+		policy_count(&rtcd.cfg, mask, c->cred.uid, k->limits, k->uid, k->rate, use);
+	if (policy_check(&rtcd.cfg, mask, use, rate, msg, sizeof(msg)) < 0)
+		return 0;
+	log_msg("open refused to pid %d (uid %u): %s", (int)c->pid, c->cred.uid, msg);
+	client_reply(c, rtcd_error_reply("limit", "%s", msg));
+	return -1;
+}
+
 void conn_open(struct rtcd_client *c, const struct rtcd_req *r)
 {
+	uint64_t mask = policy_limits(&rtcd.cfg, &c->cred);
 	char id[8], ip[INET_ADDRSTRLEN];
 	struct rtcd_conn *k;
 
+	if (conn_allowed(c, r->rate, mask))
+		return;
 	k = calloc(1, sizeof(*k));
 	if (!k) {
 		client_reply(c, rtcd_error_reply("no-memory", "rtcd is out of memory"));
@@ -181,6 +202,8 @@ void conn_open(struct rtcd_client *c, const struct rtcd_req *r)
 	}
 	k->owner = c;
 	k->pid = c->pid;
+	k->uid = c->cred.uid;
+	k->limits = mask;
 	k->daddr = r->daddr;
 	k->dport = r->dport;
 	k->rate = r->rate;
@@ -442,7 +465,25 @@ void conn_on_msg(const struct ethereal_sig_msg *m)
 	}
 }
 
-json_t *conn_status(void)
+void conn_policy_changed(void)
+{
+	struct rtcd_conn *k;
+	struct rtcd_cred cr;
+
+	/* The new file's limits, by index: each connection's mask anew. */
+	LIST_FOREACH(k, &rtcd.conns, all) {
+		if (k->owner) {
+			k->limits = policy_limits(&rtcd.cfg, &k->owner->cred);
+		} else {
+			memset(&cr, 0, sizeof(cr));
+			cr.uid = k->uid;
+			cr.gid = (gid_t)-1;
+			k->limits = policy_limits(&rtcd.cfg, &cr);
+		}
+	}
+}
+
+json_t *conn_status(uid_t viewer)
 {
 	json_t *a = json_array(), *o;
 	char id[8], ip[INET_ADDRSTRLEN], daddr[INET_ADDRSTRLEN];
@@ -458,12 +499,19 @@ json_t *conn_status(void)
 		conn_name(k, id);
 		proxy_str(k->id, ip);
 		format_ip(k->daddr, daddr);
-		o = json_pack("{s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:i, s:s}",
+		o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:s}",
 			      "id", id, "state", k->state == CONN_UP ? "up" : "pending",
-			      "daddr", daddr, "dport", (int)k->dport,
 			      "rate", (json_int_t)k->rate, "burst", (json_int_t)k->burst,
-			      "max_pkt", (json_int_t)k->max_pkt, "pid", (int)k->pid,
-			      "proxy", ip);
+			      "max_pkt", (json_int_t)k->max_pkt, "proxy", ip);
+		/* Where other users' connections go is theirs to know. */
+		if (o && policy_may_see(viewer, k->uid) &&
+		    (json_object_set_new(o, "daddr", json_string(daddr)) ||
+		     json_object_set_new(o, "dport", json_integer(k->dport)) ||
+		     json_object_set_new(o, "pid", json_integer(k->pid)) ||
+		     json_object_set_new(o, "uid", json_integer(k->uid)))) {
+			json_decref(o);
+			o = NULL;
+		}
 		if (o && k->state == CONN_UP) {
 			json_object_set_new(o, "lifetime_ms", json_integer(k->lifetime_ms));
 			json_object_set_new(o, "hops", json_integer(k->hops));

@@ -2,7 +2,7 @@
 /*
  * rtcd: options, the lock, signals and the epoll loop (Documentation/host.md).
  *
- *   rtcd [-S PATH] [-p PREFIX] [-c CTL_IP] [-v] -i IFNAME
+ *   rtcd [-S PATH] [-f CONF] [-p PREFIX] [-c CTL_IP] [-v] -i IFNAME
  *   rtcd [-S PATH] -i IFNAME status [-p]
  *   rtcd [-S PATH] -i IFNAME open DADDR DPORT RATE [BURST [MAXPKT]]
  */
@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <linux/ethereal.h>
 #include <linux/ethereal_sig.h>
+#include <systemd/sd-daemon.h>
 
 #include "ids.h"
 #include "rtcd.h"
@@ -30,15 +31,16 @@
 struct rtcd rtcd;
 
 static const char usage_text[] =
-"Usage: rtcd [ -S PATH ] [ -p PREFIX ] [ -c CTL_IP ] [ -v ] -i IFNAME\n"
+"Usage: rtcd [ -S PATH ] [ -f CONF ] [ -p PREFIX ] [ -c CTL_IP ] [ -v ] -i IFNAME\n"
 "       rtcd [ -S PATH ] -i IFNAME status [ -p ]\n"
 "       rtcd [ -S PATH ] -i IFNAME open DADDR DPORT RATE [ BURST [ MAXPKT ] ]\n"
 "\n"
 "  -i IFNAME   the interface (one rtcd each)\n"
 "  -S PATH     the socket (default " RTCD_SOCK_DIR "/IFNAME.sock); the lock is\n"
-"              PATH with .sock replaced by .lock\n"
-"  -p PREFIX   proxy prefix (default " RTCD_PREFIX_DEFAULT ")\n"
-"  -c CTL_IP   control IP (default: the prefix's first address)\n"
+"              PATH with .sock replaced by .lock, the status socket by .ro.sock\n"
+"  -f CONF     the configuration (default " RTCD_CONF_DEFAULT ", rtcd.conf(5))\n"
+"  -p PREFIX   proxy prefix (default: CONF's, else " RTCD_PREFIX_DEFAULT ")\n"
+"  -c CTL_IP   control IP (default: CONF's, else the prefix's first address)\n"
 "  -v          log every message to and from the switch\n"
 "status asks the running rtcd for its connections (-p: pretty JSON); open\n"
 "opens a connection (RATE as in tc(8), BURST and MAXPKT in bytes) and holds\n"
@@ -132,6 +134,35 @@ static void bury(void)
 	rtcd.ngraves = 0;
 }
 
+/*
+ * SIGHUP: the limits and the socket group anew (the prefix and control IP
+ * are the running rtcd's until it restarts). A file with an error changes
+ * nothing.
+ */
+static void reload(void)
+{
+	struct rtcd_config *cfg = malloc(sizeof(*cfg));
+	char err[512];
+
+	sd_notify(0, "RELOADING=1");
+	if (!cfg) {
+		log_msg("SIGHUP: out of memory: configuration unchanged");
+	} else if (config_load(rtcd.conf_path, !rtcd.conf_given, rtcd.ifname, cfg, err,
+			       sizeof(err))) {
+		log_msg("SIGHUP: %s: configuration unchanged", err);
+	} else {
+		if (strcmp(cfg->prefix, rtcd.cfg.prefix) || strcmp(cfg->ctl_ip, rtcd.cfg.ctl_ip))
+			log_msg("SIGHUP: a new prefix or control IP applies from the next start");
+		memcpy(cfg->prefix, rtcd.cfg.prefix, sizeof(cfg->prefix));
+		memcpy(cfg->ctl_ip, rtcd.cfg.ctl_ip, sizeof(cfg->ctl_ip));
+		rtcd.cfg = *cfg;
+		conn_policy_changed();
+		log_msg("SIGHUP: %s read again: %u limit(s)", rtcd.conf_path, rtcd.cfg.nlimits);
+	}
+	free(cfg);
+	sd_notify(0, "READY=1");
+}
+
 static void on_signal(struct rtcd_ev *ev, uint32_t events)
 {
 	struct signalfd_siginfo si;
@@ -140,25 +171,28 @@ static void on_signal(struct rtcd_ev *ev, uint32_t events)
 	if (read(ev->fd, &si, sizeof(si)) != sizeof(si))
 		return;
 	if (si.ssi_signo == SIGHUP) {
-		log_msg("SIGHUP ignored: nothing to reload");
+		reload();
 		return;
 	}
 	log_msg("%s: tearing down and exiting", strsignal((int)si.ssi_signo));
 	rtcd.stopping = true;
 }
 
-/* /run/rtcd/eth0.sock -> /run/rtcd/eth0.lock; other paths get .lock added. */
-static char *lock_path(const char *sock)
+/*
+ * /run/rtcd/eth0.sock -> /run/rtcd/eth0SUFFIX (.lock, .ro.sock); other
+ * paths get SUFFIX added.
+ */
+char *sibling_path(const char *sock, const char *suffix)
 {
 	size_t n = strlen(sock);
-	char *p = malloc(n + 6);
+	char *p = malloc(n + strlen(suffix) + 1);
 
 	if (!p)
 		return NULL;
 	if (n > 5 && !strcmp(sock + n - 5, ".sock"))
 		n -= 5;
 	memcpy(p, sock, n);
-	strcpy(p + n, ".lock");
+	strcpy(p + n, suffix);
 	return p;
 }
 
@@ -292,11 +326,11 @@ static int start(void)
 	rtcd.epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (rtcd.epfd < 0) {
 		log_msg("epoll: %s", strerror(errno));
-		return -1;
+		return RTCD_EXIT_FAIL;
 	}
 	if (setup_signals()) {
 		log_msg("signals: %s", strerror(errno));
-		return -1;
+		return RTCD_EXIT_FAIL;
 	}
 	idmap_init(&left);
 	if (rnl_open() || rnl_flush(&left))
@@ -338,7 +372,7 @@ static void loop(void)
 	int i, n;
 
 	while (!rtcd.stopping) {
-		n = epoll_wait(rtcd.epfd, evs, 32, -1);
+		n = epoll_wait(rtcd.epfd, evs, 32, client_accept_timeout());
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -359,17 +393,18 @@ static void loop(void)
 
 int main(int argc, char **argv)
 {
-	const char *prefix = RTCD_PREFIX_DEFAULT, *ctl = NULL, *why;
-	char *sock_path = NULL, *lock = NULL;
+	const char *prefix = NULL, *ctl = NULL, *why;
+	char *sock_path = NULL, *lock = NULL, err[512];
 	int opt, lock_fd, ret = RTCD_EXIT_FAIL;
 	struct in_addr a;
 	uint16_t id;
 	char s[8];
 
 	rtcd.epfd = rtcd.packet_fd = -1;
-	rtcd.sigfd.fd = rtcd.listen.fd = rtcd.udp.fd = rtcd.timer.fd = -1;
+	rtcd.sigfd.fd = rtcd.listen.fd = rtcd.listen_ro.fd = rtcd.udp.fd = rtcd.timer.fd = -1;
+	rtcd.conf_path = RTCD_CONF_DEFAULT;
 	/* "+": a subcommand's options are its own (status -p). */
-	while ((opt = getopt(argc, argv, "+i:S:p:c:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "+i:S:f:p:c:vh")) != -1) {
 		switch (opt) {
 		case 'i':
 			if (strlen(optarg) >= IF_NAMESIZE || !*optarg) {
@@ -380,6 +415,10 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			rtcd.sock_path = optarg;
+			break;
+		case 'f':
+			rtcd.conf_path = optarg;
+			rtcd.conf_given = true;
 			break;
 		case 'p':
 			prefix = optarg;
@@ -414,6 +453,16 @@ int main(int argc, char **argv)
 		return ret;
 	}
 
+	/* The file's settings, below the command line's. */
+	if (config_load(rtcd.conf_path, !rtcd.conf_given, rtcd.ifname, &rtcd.cfg, err,
+			sizeof(err))) {
+		fprintf(stderr, "rtcd: %s\n", err);
+		return RTCD_EXIT_USAGE;
+	}
+	if (!prefix)
+		prefix = rtcd.cfg.prefix[0] ? rtcd.cfg.prefix : RTCD_PREFIX_DEFAULT;
+	if (!ctl && rtcd.cfg.ctl_ip[0])
+		ctl = rtcd.cfg.ctl_ip;
 	if (prefix_parse(prefix, &rtcd.prefix, &why)) {
 		fprintf(stderr, "rtcd: proxy prefix '%s' %s\n", prefix, why);
 		usage(RTCD_EXIT_USAGE);
@@ -449,8 +498,9 @@ int main(int argc, char **argv)
 	/* The default directory is ours to create; -S's is the caller's. */
 	if (sock_path && mkdir(RTCD_SOCK_DIR, 0755) && errno != EEXIST)
 		log_msg("cannot create " RTCD_SOCK_DIR ": %s", strerror(errno));
-	lock = lock_path(rtcd.sock_path);
-	if (!lock) {
+	lock = sibling_path(rtcd.sock_path, ".lock");
+	rtcd.ro_path = sibling_path(rtcd.sock_path, ".ro.sock");
+	if (!lock || !rtcd.ro_path) {
 		log_msg("out of memory");
 		goto out;
 	}
@@ -465,13 +515,17 @@ int main(int argc, char **argv)
 
 		prefix_format(&rtcd.prefix, p, sizeof(p));
 		log_msg("ready: prefix %s, socket %s", p, rtcd.sock_path);
+		/* Type=notify: units ordered after rtcd find its socket there. */
+		sd_notifyf(0, "READY=1\nSTATUS=prefix %s, socket %s", p, rtcd.sock_path);
 		loop();
 		ret = rtcd.stopping ? 0 : RTCD_EXIT_FAIL;
+		sd_notify(0, "STOPPING=1");
 	}
 	stop();
 	close(lock_fd);
 out:
 	free(lock);
+	free(rtcd.ro_path);
 	free(sock_path);
 	return ret;
 }

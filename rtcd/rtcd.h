@@ -38,7 +38,7 @@
 
 /* Exit statuses (rtcd(8)); rtcd@.service does not restart on 2 and 3. */
 #define RTCD_EXIT_FAIL		1	/* cannot start, or failed running */
-#define RTCD_EXIT_USAGE		2	/* bad command line */
+#define RTCD_EXIT_USAGE		2	/* bad command line or configuration */
 #define RTCD_EXIT_CONFLICT	3	/* another rtcd has the interface or prefix */
 
 /* ---- idmap.c: the connection IDs of the host's link, 00:0b-ff:fe ---- */
@@ -123,6 +123,73 @@ uint32_t rtcd_default_burst(uint64_t rate, uint32_t max_pkt);
 __attribute__((format(printf, 2, 3)))
 json_t *rtcd_error_reply(const char *error, const char *fmt, ...);
 
+/* ---- config.c: /etc/ethereal/rtcd.conf (rtcd.conf(5)) ---- */
+
+#define RTCD_CONF_DEFAULT	"/etc/ethereal/rtcd.conf"
+#define RTCD_GROUP_DEFAULT	"ethereal"	/* the control socket's group */
+#define RTCD_LIMITS_MAX		64		/* a bit each in a connection's mask */
+
+enum rtcd_limit_kind { LIMIT_USER, LIMIT_EACH_USER, LIMIT_GROUP };
+
+struct rtcd_limit {
+	enum rtcd_limit_kind kind;
+	uint32_t id;			/* uid or gid; not for EACH_USER */
+	char name[64];			/* as written: "alice", "1001", "*" */
+	unsigned int line;		/* in the file, for refusals */
+	uint32_t conns;			/* 0: no limit */
+	uint64_t rate;			/* bit/s; 0: no limit */
+};
+
+struct rtcd_config {
+	char sock_group[64];		/* "" in the file is not possible */
+	char prefix[32];		/* "": not set */
+	char ctl_ip[16];		/* "": not set */
+	struct rtcd_limit limits[RTCD_LIMITS_MAX];
+	unsigned int nlimits;
+};
+
+/*
+ * Read PATH into CFG, the lines for IFNAME's rtcd (a "dev" of another
+ * interface is skipped). A missing file reads as an empty one if MISSING_OK.
+ * 0, or -1 and ERR ("PATH:LINE: what").
+ */
+int config_load(const char *path, bool missing_ok, const char *ifname,
+		struct rtcd_config *cfg, char *err, size_t len);
+
+/* ---- policy.c: who may reserve how much, and see what ---- */
+
+/* A client's credentials, from SO_PEERCRED and SO_PEERGROUPS. */
+struct rtcd_cred {
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;			/* supplementary */
+	unsigned int ngroups;
+};
+
+/* What a limit's connections hold. */
+struct rtcd_usage {
+	uint32_t conns;
+	uint64_t rate;
+};
+
+/* The limits of CFG that apply to CR: bit i for cfg->limits[i]. */
+uint64_t policy_limits(const struct rtcd_config *cfg, const struct rtcd_cred *cr);
+/*
+ * Count a held connection (its owner's HELD_UID and HELD_MASK, its RATE)
+ * into USE (one per limit) for a request of UID under MASK.
+ */
+void policy_count(const struct rtcd_config *cfg, uint64_t mask, uid_t uid,
+		  uint64_t held_mask, uid_t held_uid, uint64_t rate,
+		  struct rtcd_usage *use);
+/*
+ * -1 if one more connection of RATE fits every limit of MASK, given USE;
+ * else the first limit it breaks, with MSG naming it and its line.
+ */
+int policy_check(const struct rtcd_config *cfg, uint64_t mask,
+		 const struct rtcd_usage *use, uint64_t rate, char *msg, size_t len);
+/* Whether VIEWER may see where OWNER's connections go: root and the owner. */
+bool policy_may_see(uid_t viewer, uid_t owner);
+
 /* ---- the daemon ---- */
 
 /* Everything in the epoll set: its handler, called with the epoll events. */
@@ -143,6 +210,8 @@ struct rtcd_conn {
 	LIST_ENTRY(rtcd_conn) owned;	/* owner->conns */
 	struct rtcd_client *owner;	/* NULL once the owner is gone */
 	pid_t pid;
+	uid_t uid;			/* the owner's */
+	uint64_t limits;		/* policy_limits() of the owner */
 	enum rtcd_conn_state state;
 	struct deadline due;		/* retransmit, give up, refresh */
 	uint16_t id;
@@ -165,6 +234,8 @@ struct rtcd_client {
 	struct rtcd_ev sock;
 	struct rtcd_ev pidfd;		/* fd -1 without pidfd_open, or for pid 0 */
 	pid_t pid;
+	struct rtcd_cred cred;
+	bool readonly;			/* came through the status socket */
 	struct rtcd_conn_list conns;
 	struct rtcd_conn *waiting;	/* open in progress: its answer pending */
 	bool broken;			/* an answer was lost: dropped after this batch */
@@ -178,11 +249,17 @@ struct rtcd {
 	struct rtcd_prefix prefix;
 	uint32_t ctl_ip;		/* network byte order */
 	const char *sock_path;
+	char *ro_path;			/* the status socket, anyone's */
+	const char *conf_path;
+	bool conf_given;		/* -f: its absence is an error */
+	struct rtcd_config cfg;
 	bool verbose;
 
 	int epfd;
 	struct rtcd_ev sigfd;		/* signalfd: SIGTERM, SIGINT, SIGHUP */
 	struct rtcd_ev listen;		/* the UNIX socket */
+	struct rtcd_ev listen_ro;	/* the status socket */
+	uint64_t accept_paused;		/* ns: out of descriptors since */
 	struct rtcd_ev udp;		/* signaling, port 4242 */
 	int packet_fd;			/* AF_PACKET, for gratuitous ARP */
 	struct rtcd_ev timer;		/* timerfd, at the earliest of timers */
@@ -215,12 +292,16 @@ int ev_mod(struct rtcd_ev *ev, uint32_t events);
 void ev_close(struct rtcd_ev *ev);
 void defer_free(void *p);
 void format_ip(uint32_t be, char *buf);	/* INET_ADDRSTRLEN */
+/* /run/rtcd/eth0.sock -> /run/rtcd/eth0SUFFIX (malloc'd, NULL without memory). */
+char *sibling_path(const char *sock, const char *suffix);
 
 /* cli.c: rtcd -i IF status|open ..., a client of the daemon */
 int cli_main(const char *sock_path, int argc, char **argv);
 
 /* client.c: the UNIX socket */
 int client_listen(void);
+/* Out of descriptors: ms until accepting is retried (epoll_wait), else -1. */
+int client_accept_timeout(void);
 void client_close_all(void);
 /*
  * Send C the answer to its request, consuming OBJ. An answer that cannot
@@ -246,7 +327,10 @@ int conn_close_id(struct rtcd_client *c, uint16_t id);
 /* The owner is gone: tear down everything of C's. */
 void conn_orphan_all(struct rtcd_client *c);
 void conn_on_msg(const struct ethereal_sig_msg *m);
-json_t *conn_status(void);
+/* rtcd.cfg was read again: the connections' limits anew. */
+void conn_policy_changed(void);
+/* Every connection; destinations only where policy_may_see(VIEWER, owner). */
+json_t *conn_status(uid_t viewer);
 void conn_teardown_all(void);
 /*
  * The IDs in LEFT are what a dead rtcd left on the switch: a TEARDOWN for

@@ -5,7 +5,10 @@
  * send to rtcd's socket.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/ethereal.h>
 #include <linux/ethereal_sig.h>
 
@@ -390,6 +393,150 @@ TEST(error_reply)
 		     "bandwidth on the path (switch 2)\",\"ok\":false}", s);
 	free(s);
 	json_decref(j);
+}
+
+/* TEXT as a configuration file, read for eth0. */
+static int load(const char *text, struct rtcd_config *cfg, char *err, size_t len)
+{
+	char path[] = "/tmp/rtcd_test.conf.XXXXXX";
+	int fd = mkstemp(path), ret;
+	FILE *f;
+
+	if (fd < 0)
+		return -2;
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	ret = config_load(path, false, "eth0", cfg, err, len);
+	unlink(path);
+	return ret;
+}
+
+TEST(config_read)
+{
+	static struct rtcd_config cfg;
+	char err[256] = "";
+
+	ASSERT_EQ(0, load("# a comment\n\nsocket-group rt\n"
+			  "prefix 198.20.0.0/16 dev eth1\nprefix 198.18.0.0/15\n"
+			  "control 198.18.0.2 dev eth0\ncontrol 198.18.0.3\n"
+			  "limit user root connections 3\n"
+			  "limit user 1001 rate 100mbit # trailing comment\n"
+			  "limit user * connections 2 rate 10mbit\n"
+			  "limit group 0 connections 1000\n", &cfg, err, sizeof(err))) {
+		TH_LOG("%s", err);
+	}
+	EXPECT_STREQ("rt", cfg.sock_group);
+	EXPECT_STREQ("198.18.0.0/15", cfg.prefix);
+	/* The line for our interface wins, wherever it is. */
+	EXPECT_STREQ("198.18.0.2", cfg.ctl_ip);
+	ASSERT_EQ(4U, cfg.nlimits);
+	EXPECT_EQ(LIMIT_USER, (int)cfg.limits[0].kind);
+	EXPECT_EQ(0U, cfg.limits[0].id);
+	EXPECT_EQ(3U, cfg.limits[0].conns);
+	EXPECT_EQ(8U, cfg.limits[0].line);
+	EXPECT_EQ(1001U, cfg.limits[1].id);
+	EXPECT_EQ(100000000ULL, cfg.limits[1].rate);
+	EXPECT_EQ(LIMIT_EACH_USER, (int)cfg.limits[2].kind);
+	EXPECT_EQ(LIMIT_GROUP, (int)cfg.limits[3].kind);
+
+	/* Absent: the default file may be, -f's may not. */
+	EXPECT_EQ(0, config_load("/nonexistent/rtcd.conf", true, "eth0", &cfg, err, sizeof(err)));
+	EXPECT_STREQ("ethereal", cfg.sock_group);
+	EXPECT_EQ(0U, cfg.nlimits);
+	EXPECT_EQ(-1, config_load("/nonexistent/rtcd.conf", false, "eth0", &cfg, err, sizeof(err)));
+}
+
+TEST(config_refused)
+{
+	static const char *const bad[][2] = {
+		{ "frobnicate 1\n", "unknown keyword 'frobnicate'" },
+		{ "limit user root\n", "needs \"connections\" or \"rate\"" },
+		{ "limit user nosuchuser-xyz connections 1\n", "no user 'nosuchuser-xyz'" },
+		{ "limit group nosuchgroup-xyz connections 1\n", "no group" },
+		{ "limit host x connections 1\n", "\"user\" or \"group\"" },
+		{ "limit user root connections 0\n", "from 1 to 65534" },
+		{ "limit user root connections 65535\n", "from 1 to 65534" },
+		{ "limit user root connections -1\n", "from 1 to 65534" },
+		{ "limit user root rate fast\n", "rate 'fast'" },
+		{ "limit user root rate\n", "needs a value" },
+		{ "limit user root burst 10\n", "unknown limit 'burst'" },
+		{ "limit group * connections 1\n", "no group '*'" },
+		{ "socket-group\n", "usage: socket-group" },
+		{ "prefix 1 2 3\n", "usage: prefix" },
+		{ "\n\ncontrol 1.2.3.4 via eth0\n", ":3: usage: control" },
+	};
+	static struct rtcd_config cfg;
+	char err[256], many[64 * 40 + 64] = "";
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		EXPECT_EQ(-1, load(bad[i][0], &cfg, err, sizeof(err)));
+		EXPECT_NE(NULL, strstr(err, bad[i][1])) {
+			TH_LOG("'%s': '%s'", bad[i][0], err);
+		}
+	}
+	for (i = 0; i <= RTCD_LIMITS_MAX; i++)
+		strcat(many, "limit user root connections 1\n");
+	EXPECT_EQ(-1, load(many, &cfg, err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "more than 64 limits"));
+}
+
+TEST(policy_limits_and_use)
+{
+	static struct rtcd_config cfg;
+	struct rtcd_usage use[RTCD_LIMITS_MAX];
+	gid_t groups[] = { 50, 60 };
+	struct rtcd_cred alice = { .uid = 1001, .gid = 1001, .groups = groups, .ngroups = 2 };
+	struct rtcd_cred bob = { .uid = 1002, .gid = 60 };
+	struct rtcd_cred carol = { .uid = 1003, .gid = 1003 };
+	struct rtcd_cred root = { .uid = 0, .gid = 0 };
+	uint64_t ma, mb, mc;
+	char err[256], msg[256];
+
+	ASSERT_EQ(0, load("limit user 1001 connections 2 rate 100mbit\n"
+			  "limit user * connections 1\n"
+			  "limit group 60 rate 150mbit\n", &cfg, err, sizeof(err)));
+	ma = policy_limits(&cfg, &alice);
+	mb = policy_limits(&cfg, &bob);
+	mc = policy_limits(&cfg, &carol);
+	/* Her own line replaces "user *"; bob's group is his primary. */
+	EXPECT_EQ(0x5ULL, ma);
+	EXPECT_EQ(0x6ULL, mb);
+	EXPECT_EQ(0x2ULL, mc);
+	EXPECT_EQ(0ULL, policy_limits(&cfg, &root));
+
+	/* Alice holds 40mbit; bob 70mbit: the group holds 110mbit. */
+	memset(use, 0, sizeof(use));
+	policy_count(&cfg, ma, alice.uid, ma, alice.uid, 40000000, use);
+	policy_count(&cfg, ma, alice.uid, mb, bob.uid, 70000000, use);
+	EXPECT_EQ(1U, use[0].conns);
+	EXPECT_EQ(110000000ULL, use[2].rate);
+	EXPECT_EQ(-1, policy_check(&cfg, ma, use, 40000000, msg, sizeof(msg)));
+	EXPECT_EQ(2, policy_check(&cfg, ma, use, 40000001, msg, sizeof(msg)));
+	EXPECT_NE(NULL, strstr(msg, "group 60 limit of 150Mbit (rtcd.conf line 3) "
+			       "would be exceeded: 110Mbit held, 40")) TH_LOG("%s", msg);
+
+	/* "user *" is each user's: carol's count ignores bob's connection. */
+	memset(use, 0, sizeof(use));
+	policy_count(&cfg, mc, carol.uid, mb, bob.uid, 1000, use);
+	EXPECT_EQ(-1, policy_check(&cfg, mc, use, 1000, msg, sizeof(msg)));
+	policy_count(&cfg, mc, carol.uid, mc, carol.uid, 1000, use);
+	EXPECT_EQ(1, policy_check(&cfg, mc, use, 1000, msg, sizeof(msg)));
+	EXPECT_NE(NULL, strstr(msg, "each user's limit of 1 connection (rtcd.conf line 2) "
+			       "is reached")) TH_LOG("%s", msg);
+
+	/* Saturated sums, no wrap. */
+	memset(use, 0, sizeof(use));
+	policy_count(&cfg, ma, alice.uid, ma, alice.uid, UINT64_MAX - 5, use);
+	policy_count(&cfg, ma, alice.uid, ma, alice.uid, 10, use);
+	EXPECT_EQ(UINT64_MAX, use[0].rate);
+	EXPECT_EQ(0, policy_check(&cfg, ma, use, 1, msg, sizeof(msg)));
+
+	EXPECT_TRUE(policy_may_see(0, 1001));
+	EXPECT_TRUE(policy_may_see(1001, 1001));
+	EXPECT_FALSE(policy_may_see(1002, 1001));
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,197 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rtcd natively, in a network namespace of its own with no switch behind
+# its link: who may use which socket, rtcd.conf's limits, status without
+# other users' destinations, running out of descriptors, SIGHUP, and a bad
+# configuration. Opens stay pending (nothing answers their SETUP), which is
+# all a limit needs to count them. Needs root (namespaces, other users).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib/ktap.sh"
+
+[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
+if [ -z "${RTCD_NATIVE_NS:-}" ]; then
+	unshare -n true 2>/dev/null || ktap_skip_all "cannot create a network namespace"
+	exec unshare -n env RTCD_NATIVE_NS=1 "$0" "$@"
+fi
+
+rtcd=$top/rtcd/rtcd
+dir=$(mktemp -d /tmp/rtcd_daemon.XXXXXX)
+chmod 755 "$dir"
+sock=$dir/eth0.sock
+conf=$dir/rtcd.conf
+log=$dir/rtcd.log
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+ip link set lo up
+ip link add eth0 type veth peer name eth0p
+ip addr add 10.0.0.1/24 dev eth0
+ip link set eth0 up
+ip link set eth0p up
+
+# The socket group: one that nobody is in, and that daemon (uid 1) is not in either.
+group=nogroup
+nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+daemon_="setpriv --reuid=1 --regid=1 --clear-groups"
+# nobody in the socket group, daemon not.
+nobody_in="setpriv --reuid=65534 --regid=65534 --groups=$(getent group $group | cut -d: -f3)"
+
+start() { # extra rtcd arguments
+	: >"$log"
+	"$rtcd" -i eth0 -S "$sock" -f "$conf" "$@" 2>>"$log" &
+	pid=$!
+	for _ in $(seq 100); do
+		grep -q "ready:" "$log" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+stop() {
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pid=
+}
+cli() { "$rtcd" -i eth0 -S "$sock" "$@"; }
+# An open held in the background (pending: nothing answers), as user $1.
+hold_open() {
+	local who=$1
+	shift
+	$who "$rtcd" -i eth0 -S "$sock" open "$@" >/dev/null 2>&1 &
+}
+# Until a pending connection to DPORT is there (root sees every one).
+# Nothing answers a SETUP: a pending open gives up after 3 s, so each check
+# opens what it counts right before it.
+wait_conn() { # DPORT
+	for _ in $(seq 40); do
+		cli status | jq -e --argjson p "$1" '.connections[] | select(.dport == $p)' \
+			>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+ktap_begin 14
+
+cat >"$conf" <<EOF
+socket-group $group
+limit user * connections 1 rate 10mbit
+EOF
+start || { cat "$log"; ktap_fail "rtcd starts"; ktap_end; }
+
+# 1-2: the control socket is the group's, the status socket anyone's.
+ktap_result "control socket 0660 in the socket-group" \
+	"$([ "$(stat -c %a:%G "$sock")" = "660:$group" ]; echo $?)" "$(stat -c %a:%G "$sock")"
+ktap_result "status socket 0666" \
+	"$([ "$(stat -c %a "$dir/eth0.ro.sock")" = 666 ]; echo $?)"
+
+# 3: outside the group: no open, but a status through the status socket.
+out=$($daemon_ "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 5000 1mbit 2>&1)
+rc=$?
+ktap_result "outside the group: open refused" \
+	"$([ $rc = 1 ] && echo "$out" | grep -q "Permission denied"; echo $?)" "$rc: $out"
+out=$($daemon_ "$rtcd" -i eth0 -S "$sock" status -j 2>&1)
+ktap_result "outside the group: status through the status socket" \
+	"$(echo "$out" | jq -e '.ok' >/dev/null; echo $?)" "$out"
+# 5: the status socket takes nothing else.
+out=$(printf '{"op":"close","id":"03:09"}' | $daemon_ /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[1]); s.send(sys.stdin.buffer.read()); print(s.recv(4096).decode())' \
+	"$dir/eth0.ro.sock" 2>&1)
+ktap_result "status socket refuses close" \
+	"$(echo "$out" | jq -e '.error == "permission"' >/dev/null; echo $?)" "$out"
+
+# 6-7: "user *": one connection and 10mbit each.
+hold_open "$nobody_in" 10.0.0.2 5000 1mbit
+wait_conn 5000
+out=$($nobody_in "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 5001 1mbit 2>&1)
+ktap_result "a second connection refused by each user's limit" \
+	"$(echo "$out" | grep -q "limit: each user's limit of 1 connection (rtcd.conf line 2) is reached"; echo $?)" "$out"
+hold_open "" 10.0.0.3 6000 50mbit
+wait_conn 6000
+ktap_result "root is not held to user *" $? "$(cli status)"
+
+# 8-9: status shows a user the destinations of its own connections only.
+out=$($nobody_in "$rtcd" -i eth0 -S "$sock" status 2>&1)
+ktap_result "a user sees where its own connection goes" \
+	"$(echo "$out" | jq -e '[.connections[] | select(.daddr == "10.0.0.2" and .uid == 65534)] | length == 1' >/dev/null; echo $?)" "$out"
+ktap_result "and not where root's goes" \
+	"$(echo "$out" | jq -e '[.connections[] | select(.rate == 50000000)] | .[0] | has("daddr") or has("pid") | not' >/dev/null; echo $?)" "$out"
+
+# 10: SIGHUP reads the file again; a broken file changes nothing.
+echo "limit user * connection 2" >>"$conf"
+kill -HUP "$pid"
+sleep 0.3
+grep -q "SIGHUP: $conf:3: unknown limit 'connection'.*unchanged" "$log"
+bad_kept=$?
+cat >"$conf" <<EOF
+socket-group $group
+limit user nobody rate 5mbit
+EOF
+kill -HUP "$pid"
+sleep 0.3
+hold_open "$nobody_in" 10.0.0.2 5003 1mbit
+wait_conn 5003
+out=$($nobody_in "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 5002 5mbit 2>&1)
+ktap_result "SIGHUP: a broken file is ignored, a good one applies" \
+	"$([ $bad_kept = 0 ] && echo "$out" | grep -q "user nobody limit of 5Mbit (rtcd.conf line 2) would be exceeded: [0-9]*Mbit held, 5Mbit asked"; echo $?)" "$out"
+
+# 11-12: out of descriptors: no busy loop, and clients again once some leave.
+stop
+jobs -p | xargs -r kill 2>/dev/null
+wait 2>/dev/null
+start_nofile() {
+	: >"$log"
+	prlimit --nofile=24:24 "$rtcd" -i eth0 -S "$sock" -f "$conf" 2>>"$log" &
+	pid=$!
+	for _ in $(seq 100); do grep -q "ready:" "$log" && return 0; sleep 0.05; done
+	return 1
+}
+start_nofile
+/usr/bin/python3 - "$sock" "$dir/holders.pid" <<'EOF' &
+import os, socket, sys, time
+socks = []
+for _ in range(40):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.connect(sys.argv[1])
+    socks.append(s)
+open(sys.argv[2], "w").write(str(os.getpid()))
+time.sleep(30)
+EOF
+holders=$!
+sleep 0.5
+t0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+sleep 2
+t1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+lines=$(grep -c "accept:" "$log")
+ktap_result "out of descriptors: no busy loop" \
+	"$([ $((t1 - t0)) -lt 20 ] && [ "$lines" -le 3 ]; echo $?)" \
+	"cpu ticks in 2 s: $((t1 - t0)), accept lines: $lines"
+kill "$holders"
+wait "$holders" 2>/dev/null
+out=$(cli status 2>&1)
+ktap_result "clients accepted again once descriptors are free" \
+	"$(echo "$out" | jq -e .ok >/dev/null; echo $?)" "$out"
+stop
+
+# 13-14: a bad configuration is exit status 2, with the file and line.
+printf 'socket-group %s\nlimit user no-such-user-xyz connections 1\n' "$group" >"$conf"
+out=$("$rtcd" -i eth0 -S "$sock" -f "$conf" 2>&1)
+rc=$?
+ktap_result "a bad configuration: exit 2, file and line named" \
+	"$([ $rc = 2 ] && echo "$out" | grep -q "$conf:2: no user 'no-such-user-xyz'"; echo $?)" "$rc: $out"
+out=$("$rtcd" -i eth0 -S "$sock" -f "$dir/none.conf" 2>&1)
+rc=$?
+ktap_result "-f of a missing file: exit 2" \
+	"$([ $rc = 2 ] && echo "$out" | grep -q "none.conf: No such file"; echo $?)" "$rc: $out"
+
+ktap_end
