@@ -201,11 +201,12 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 		return fail(EINVAL, "burst: %llu bytes: not from max_pkt (%u) to 2^32 - 1",
 			    (unsigned long long)burst, max_pkt);
 
-	s = qos->ctl_path ? qos->ctl_path : getenv("RTTR_SOCKET");
+	/* secure_getenv: a set-user-ID program must not be pointed elsewhere. */
+	s = qos->ctl_path ? qos->ctl_path : secure_getenv("RTTR_SOCKET");
 	if (s && *s) {
 		snprintf(path, sizeof(path), "%s", s);
 	} else {
-		s = qos->ifname ? qos->ifname : getenv("RTTR_IFACE");
+		s = qos->ifname ? qos->ifname : secure_getenv("RTTR_IFACE");
 		if (s && *s)
 			snprintf(ifname, sizeof(ifname), "%s", s);
 		else if (route_ifname(daddr, ifname, sizeof(ifname)))
@@ -309,6 +310,25 @@ err:
 	return NULL;
 }
 
+/*
+ * rttr_close()'s wait for the switches to drain: bounded (a large burst
+ * at a low rate would be hours: what is that late has missed its deadline
+ * anyway) and cut short by a signal, as a close must be.
+ */
+static void drain_wait(uint64_t until)
+{
+	uint64_t now = now_ns();
+	struct timespec ts;
+
+	if (until <= now)
+		return;
+	if (until - now > RTTR_CLOSE_WAIT_MAX_NS)
+		until = now + RTTR_CLOSE_WAIT_MAX_NS;
+	ts.tv_sec = (time_t)(until / 1000000000ULL);
+	ts.tv_nsec = (long)(until % 1000000000ULL);
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
 void rttr_close(struct rttr *r)
 {
 	json_t *req, *msg;
@@ -324,7 +344,7 @@ void rttr_close(struct rttr *r)
 		 * queue and drops what the connection still has queued: wait
 		 * until the last datagram has left the last switch.
 		 */
-		sleep_until(rttr_drained_at(r));
+		drain_wait(rttr_drained_at(r));
 		/* rtcd tears down when the socket closes anyway: best effort */
 		struct timeval tv = { .tv_sec = 1 };
 

@@ -7,6 +7,9 @@
 #include "bucket.h"
 #include "rttr.h"
 
+/* The longest rttr_close() waits for the switches to forward what was sent. */
+#define RTTR_CLOSE_WAIT_MAX_NS	1000000000ULL
+
 struct rttr {
 	int fd;			/* UDP, connected to proxy:dport */
 	int ctl;		/* rtcd's socket, open for the connection's life */
