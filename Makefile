@@ -20,6 +20,9 @@
 #   make install-dkms    DKMS builds and installs it for every kernel
 #   make uninstall       removes all of that
 #
+# Warnings are errors, in the module and in userspace; WERROR=0 makes them
+# warnings (for packagers). Userspace takes CFLAGS and LDFLAGS.
+#
 # KVER is the kernel to build for: the running kernel when its headers are
 # installed, else the default test kernel (selftests/lib/kver: the oldest
 # supported kernel installed). KDIR, its build directory, may be set instead.
