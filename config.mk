@@ -10,6 +10,8 @@ override CFLAGS += -std=gnu11 -Wall -Wextra $(if $(filter 0,$(WERROR)),,-Werror)
 override CPPFLAGS += -D_GNU_SOURCE -I$(TOP)/kmod/include/uapi -I$(TOP)/lib
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+# The daemon and the administrator's tool: rtcd, etherealctl.
+SBINDIR ?= $(PREFIX)/sbin
 LIBDIR ?= $(PREFIX)/lib
 INCDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
