@@ -14,11 +14,17 @@
 #                        bench/results/NAME), then Documentation/performance.md
 #                        (SCENARIOS="fig4 setup" runs some)
 #   make lint            checkpatch --strict on the module
-#   make install         binaries, libraries, man pages, the tc plugin, and
-#                        ethereal.ko into /lib/modules/KVER/updates (depmod),
-#                        its source for DKMS into /usr/src
+#   make install         programs (rtcd and etherealctl in SBINDIR), librttr,
+#                        the uapi headers, man pages, rtcd's systemd unit, the
+#                        tc plugin, and ethereal.ko into
+#                        /lib/modules/KVER/updates (depmod), its source for
+#                        DKMS into /usr/src (PREFIX and the other
+#                        directories: config.mk; DESTDIR stages)
 #   make install-dkms    DKMS builds and installs it for every kernel
 #   make uninstall       removes all of that
+#
+# Warnings are errors, in the module and in userspace; WERROR=0 makes them
+# warnings (for packagers). Userspace takes CFLAGS and LDFLAGS.
 #
 # KVER is the kernel to build for: the running kernel when its headers are
 # installed, else the default test kernel (selftests/lib/kver: the oldest

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The signaling wire format: parse and build (see sigmsg.h). Everything is
  * checked against the datagram's length before it is read: the kernel runs

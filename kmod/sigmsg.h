@@ -1,9 +1,12 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Signaling messages (include/uapi/linux/ethereal_sig.h) parsed into and
  * built from one flat structure. Pure logic, compiled into ethereal.ko and,
  * unchanged, into the userspace tools' library (lib/) and the native unit
  * tests, so that both ends share one implementation of the wire format.
+ * Dual licensed, as sigmsg.c: the module takes it under GPL-2.0, librttr
+ * (LGPL-2.1-or-later OR BSD-2-Clause), which includes this header through
+ * lib/, under BSD-2-Clause (README.md, Licences).
  */
 #ifndef _ETHEREAL_SIGMSG_H
 #define _ETHEREAL_SIGMSG_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /* The monotonic clock in nanoseconds, and sleeping to absolute deadlines. */
 #ifndef ETHEREAL_CLOCK_H
 #define ETHEREAL_CLOCK_H

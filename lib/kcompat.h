@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
  * The few kernel types and helpers that kmod/sigmsg.c uses, for building
  * that same file in userspace (libethereal.a, the unit tests).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
  * The client's end of rtcd's socket (Documentation/host.md): SOCK_SEQPACKET,
  * one JSON object a message. rtcd's own subcommands and librttr share it;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause
 /*
  * Names of signaling's errors, reasons and message types, for people and
  * logs: userspace only (the module counts, it does not print them).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /* Names of signaling's errors, reasons and types (lib/signames.c). */
 #ifndef ETHEREAL_SIGNAMES_H
 #define ETHEREAL_SIGNAMES_H

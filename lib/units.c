@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
  * Rates, sizes and times written the way tc(8) writes them, so that
  * etherealctl, rtcd and tc take the same arguments.

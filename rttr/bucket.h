@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /*
  * librttr's leaky bucket (the paper's 3.2): pure arithmetic, no system
  * calls, so that it can be tested on made-up clocks.

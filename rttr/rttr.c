@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause
 /*
  * rttr_open()/rttr_close(): the reservation, through rtcd's UNIX socket
  * (Documentation/host.md). The socket stays open for the connection's

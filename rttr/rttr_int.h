@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause */
 /* librttr's insides, shared by rttr.c and shaper.c. */
 #ifndef RTTR_INT_H
 #define RTTR_INT_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause
 /* rttr_send(): the leaky bucket on the clock (the paper's 3.2). */
 #include <errno.h>
 #include <string.h>

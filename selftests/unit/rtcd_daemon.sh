@@ -79,7 +79,7 @@ wait_conn() { # DPORT
 	return 1
 }
 
-ktap_begin 14
+ktap_begin 17
 
 cat >"$conf" <<EOF
 socket-group $group
@@ -183,7 +183,46 @@ ktap_result "clients accepted again once descriptors are free" \
 	"$(echo "$out" | jq -e .ok >/dev/null; echo $?)" "$out"
 stop
 
-# 13-14: a bad configuration is exit status 2, with the file and line.
+# 13-15: as rtcd@.service runs it: not root, in the socket group, with
+# CAP_NET_ADMIN and CAP_NET_RAW alone, telling systemd when it is ready.
+gid=$(getent group $group | cut -d: -f3)
+chown 61000 "$dir"
+rm -f "$dir"/eth0.*
+printf 'socket-group %s\n' "$group" >"$conf"
+/usr/bin/python3 - "$dir/notify" "$dir/notified" <<'EOF' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(20)
+with open(sys.argv[2], "w") as f:
+    while True:
+        f.write(s.recv(4096).decode() + "\n")
+        f.flush()
+EOF
+notifier=$!
+for _ in $(seq 40); do [ -S "$dir/notify" ] && break; sleep 0.05; done
+chmod 666 "$dir/notify"
+: >"$log"
+NOTIFY_SOCKET=$dir/notify setpriv --reuid=61000 --regid=61000 --groups="$gid" \
+	--inh-caps=-all,+net_admin,+net_raw --ambient-caps=-all,+net_admin,+net_raw \
+	--bounding-set=-all,+net_admin,+net_raw \
+	"$rtcd" -i eth0 -S "$sock" -f "$conf" 2>>"$log" &
+pid=$!
+for _ in $(seq 100); do grep -q "READY=1" "$dir/notified" 2>/dev/null && break; sleep 0.05; done
+ktap_result "unprivileged with two capabilities: ready, READY=1 told" \
+	"$(grep -q "READY=1" "$dir/notified" && [ -S "$sock" ]; echo $?)" "$(cat "$log" "$dir/notified")"
+ktap_result "its control socket is in the socket group" \
+	"$([ "$(stat -c %a:%G "$sock")" = "660:$group" ]; echo $?)" "$(stat -c %a:%G:%U "$sock")"
+out=$($nobody_in "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 5000 1mbit 2>&1)
+stop
+ktap_result "an open reaches the switch (times out: none there); STOPPING=1 told" \
+	"$(echo "$out" | grep -q "timeout: no answer from the switch" &&
+	   grep -q "STOPPING=1" "$dir/notified"; echo $?)" "$out $(cat "$log")"
+kill "$notifier" 2>/dev/null
+wait "$notifier" 2>/dev/null
+chown 0 "$dir"
+
+# 16-17: a bad configuration is exit status 2, with the file and line.
 printf 'socket-group %s\nlimit user no-such-user-xyz connections 1\n' "$group" >"$conf"
 out=$("$rtcd" -i eth0 -S "$sock" -f "$conf" 2>&1)
 rc=$?
