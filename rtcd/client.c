@@ -187,6 +187,9 @@ static void request(struct rtcd_client *c, const char *buf, size_t len)
 	case RTCD_OP_STATUS:
 		status(c);
 		break;
+	case RTCD_OP_ADOPT:
+		conn_adopt(c, r.id);
+		break;
 	}
 }
 

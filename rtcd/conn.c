@@ -107,6 +107,8 @@ static void conn_free(struct rtcd_conn *k, unsigned int reason)
 				id, ip, rnl_strerror(err));
 		}
 	}
+	if (k->state == CONN_UP)
+		state_forget(k->id);
 	idmap_free(&rtcd.ids, k->id);
 	rtcd.by_id[k->id] = NULL;
 	LIST_REMOVE(k, all);
@@ -265,6 +267,111 @@ void conn_orphan_all(struct rtcd_client *c)
 	c->waiting = NULL;
 }
 
+unsigned int conn_handover(void)
+{
+	struct rtcd_conn *k, *next;
+	unsigned int n = 0;
+	char id[8];
+
+	for (k = LIST_FIRST(&rtcd.conns); k; k = next) {
+		next = LIST_NEXT(k, all);
+		/* Pending, or its process gone: nothing for a new rtcd to give back. */
+		if (k->state != CONN_UP || (!k->owner && !k->adopt_by))
+			continue;
+		conn_name(k, id);
+		log_debug("%s: left for the next rtcd", id);
+		/* Its file, its neighbour entry and the switches' state stay. */
+		if (k->owner)
+			LIST_REMOVE(k, owned);
+		rtcd.by_id[k->id] = NULL;
+		idmap_free(&rtcd.ids, k->id);
+		LIST_REMOVE(k, all);
+		deadline_cancel(&rtcd.timers, &k->due);
+		defer_free(k);
+		n++;
+	}
+	return n;
+}
+
+void conn_take_back(struct rtcd_conn_list *saved)
+{
+	struct rtcd_conn *k;
+	struct rtcd_cred cr;
+	char id[8], ip[INET_ADDRSTRLEN];
+	int err;
+
+	while ((k = LIST_FIRST(saved))) {
+		LIST_REMOVE(k, all);
+		conn_name(k, id);
+		proxy_str(k->id, ip);
+		err = rnl_neigh_add(htonl(prefix_proxy(&rtcd.prefix, k->id)), k->id);
+		if (err) {
+			log_msg("%s: cannot restore the neighbour entry of %s: %s", id, ip,
+				rnl_strerror(err));
+			send_type(k, ETHEREAL_SIG_TEARDOWN, ETHEREAL_SIG_R_NO_MEMORY);
+			free(k);
+			continue;
+		}
+		k->neigh = true;
+		k->state = CONN_UP;
+		memset(&cr, 0, sizeof(cr));
+		cr.uid = k->uid;
+		cr.gid = (gid_t)-1;
+		k->limits = policy_limits(&rtcd.cfg, &cr);
+		k->adopt_by = now_ns() + RTCD_ADOPT_MS * MS;
+		idmap_mark(&rtcd.ids, k->id);
+		rtcd.by_id[k->id] = k;
+		LIST_INSERT_HEAD(&rtcd.conns, k, all);
+		state_save(k);
+		/* How long the switches went unrefreshed is unknown: at once. */
+		send_type(k, ETHEREAL_SIG_REFRESH, 0);
+		if (due_in(k, refresh_ms(k) < RTCD_ADOPT_MS ? refresh_ms(k) : RTCD_ADOPT_MS)) {
+			conn_free(k, ETHEREAL_SIG_R_NO_MEMORY);
+			continue;
+		}
+		log_msg("%s: taken back from the last rtcd, proxy %s: pid %d has %d ms "
+			"to claim it", id, ip, (int)k->pid, RTCD_ADOPT_MS);
+	}
+}
+
+/* The answer to a successful open or adopt. */
+static json_t *conn_up_reply(const struct rtcd_conn *k)
+{
+	char id[8], ip[INET_ADDRSTRLEN];
+
+	conn_name(k, id);
+	proxy_str(k->id, ip);
+	return json_pack("{s:b, s:s, s:s, s:I, s:i}", "ok", 1, "id", id, "proxy", ip,
+			 "lifetime_ms", (json_int_t)k->lifetime_ms, "hops", (int)k->hops);
+}
+
+void conn_adopt(struct rtcd_client *c, uint16_t id)
+{
+	struct rtcd_conn *k = rtcd.by_id[id];
+	char s[8];
+
+	format_conn_id(id, s, sizeof(s));
+	/*
+	 * Its process, by pid and user, as it reconnects: a pid 0 on either
+	 * side (another pid namespace) leaves the user alone to match.
+	 */
+	if (!k || k->owner || !k->adopt_by ||
+	    (c->cred.uid && c->cred.uid != k->uid) ||
+	    (c->pid > 0 && k->pid > 0 && c->pid != k->pid)) {
+		client_reply(c, rtcd_error_reply("invalid", "no connection %s of this process "
+						 "to take back", s));
+		return;
+	}
+	k->owner = c;
+	k->adopt_by = 0;
+	if (c->pid > 0)
+		k->pid = c->pid;
+	k->limits = policy_limits(&rtcd.cfg, &c->cred);
+	LIST_INSERT_HEAD(&c->conns, k, owned);
+	log_msg("%s: claimed by pid %d", s, (int)c->pid);
+	client_reply(c, conn_up_reply(k));
+}
+
 void conn_teardown_all(void)
 {
 	struct rtcd_conn *k;
@@ -283,9 +390,19 @@ static void conn_due(struct rtcd_conn *k)
 
 	conn_name(k, id);
 	if (k->state == CONN_UP) {
+		uint64_t now = now_ns(), next = refresh_ms(k);
+
+		if (k->adopt_by && now >= k->adopt_by) {
+			log_msg("%s: not taken back by pid %d within %d ms of the restart: "
+				"tearing down", id, (int)k->pid, RTCD_ADOPT_MS);
+			conn_free(k, ETHEREAL_SIG_R_REQUESTED);
+			return;
+		}
 		log_debug("%s: refresh", id);
 		send_type(k, ETHEREAL_SIG_REFRESH, 0);
-		due_in(k, refresh_ms(k));
+		if (k->adopt_by && (k->adopt_by - now) / MS + 1 < next)
+			next = (k->adopt_by - now) / MS + 1;
+		due_in(k, next);
 		return;
 	}
 	elapsed = (now_ns() - k->setup_start) / MS;
@@ -388,12 +505,11 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	}
 	k->neigh = true;
 	k->state = CONN_UP;
+	state_save(k);
 	due_in(k, refresh_ms(k));
 	log_msg("%s: up, proxy %s, %u hops, lifetime %u ms, pid %d", id, ip,
 		k->hops, k->lifetime_ms, (int)k->pid);
-	client_reply(k->owner, json_pack("{s:b, s:s, s:s, s:I, s:i}", "ok", 1, "id", id,
-					"proxy", ip, "lifetime_ms", (json_int_t)k->lifetime_ms,
-					"hops", (int)k->hops));
+	client_reply(k->owner, conn_up_reply(k));
 	client_done(k->owner);
 }
 

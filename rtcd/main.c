@@ -174,7 +174,13 @@ static void on_signal(struct rtcd_ev *ev, uint32_t events)
 		reload();
 		return;
 	}
-	log_msg("%s: tearing down and exiting", strsignal((int)si.ssi_signo));
+	/*
+	 * SIGTERM (systemctl stop and restart): what is up and still used is
+	 * left for the next rtcd, which takes it back; SIGINT tears all down.
+	 */
+	rtcd.handover = si.ssi_signo == SIGTERM;
+	log_msg("%s: %s and exiting", strsignal((int)si.ssi_signo),
+		rtcd.handover ? "leaving live connections to the next rtcd" : "tearing down");
 	rtcd.stopping = true;
 }
 
@@ -254,12 +260,20 @@ static int setup_signals(void)
 static void stop(void)
 {
 	char s[INET_ADDRSTRLEN];
+	unsigned int left = 0;
 	int err;
 
+	if (rtcd.handover)
+		left = conn_handover();
 	conn_teardown_all();
 	conn_fini();
 	client_close_all();
-	if (rtcd.ctl_neigh) {
+	state_close();
+	if (left)
+		log_msg("left %u connection(s) for the next rtcd: their route, neighbour "
+			"entries and state stay", left);
+	/* The connections left need the route and the control IP's entry. */
+	if (rtcd.ctl_neigh && !left) {
 		format_ip(rtcd.ctl_ip, s);
 		/* Replaced by someone since (ip neigh replace): theirs to keep. */
 		err = rnl_neigh_ours(rtcd.ctl_ip, ETHEREAL_ID_SIGNAL);
@@ -271,7 +285,7 @@ static void stop(void)
 			log_msg("cannot remove the neighbour entry of %s: %s",
 				s, rnl_strerror(err));
 	}
-	if (rtcd.route_ours) {
+	if (rtcd.route_ours && !left) {
 		err = rnl_route_del();
 		if (err)
 			log_msg("cannot remove the proxy route: %s", rnl_strerror(err));
@@ -320,7 +334,10 @@ static int route_exists(void)
 static int start(void)
 {
 	static struct idmap left;	/* IDs a dead rtcd left on the switch */
+	static struct idmap keep;	/* and those taken back */
+	struct rtcd_conn_list saved = LIST_HEAD_INITIALIZER(saved);
 	char s[INET_ADDRSTRLEN];
+	bool route_kept;
 	int err;
 
 	rtcd.epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -333,22 +350,28 @@ static int start(void)
 		return RTCD_EXIT_FAIL;
 	}
 	idmap_init(&left);
-	if (rnl_open() || rnl_flush(&left))
+	idmap_init(&keep);
+	if (state_open())
 		return RTCD_EXIT_FAIL;
+	state_load(&saved, &keep);
+	if (rnl_open() || rnl_flush(&left, &keep, &route_kept))
+		goto fail;
 	if (arp_open() || sig_open() || conn_init())
-		return RTCD_EXIT_FAIL;
+		goto fail;
 	/*
 	 * The route first: the control IP is in the prefix, and without it a
 	 * default route would send the first SETUP to the gateway's MAC.
 	 */
-	err = rnl_route_add();
-	if (err == -EEXIST) {
+	err = route_kept ? 0 : rnl_route_add();
+	if (route_kept) {
+		rtcd.route_ours = true;
+	} else if (err == -EEXIST) {
 		err = route_exists();
 		if (err)
-			return err;
+			goto fail_with;
 	} else if (err) {
 		log_msg("cannot add the route for the proxy prefix: %s", rnl_strerror(err));
-		return RTCD_EXIT_FAIL;
+		goto fail;
 	} else {
 		rtcd.route_ours = true;
 	}
@@ -357,13 +380,26 @@ static int start(void)
 		format_ip(rtcd.ctl_ip, s);
 		log_msg("cannot add the neighbour entry of the control IP %s: %s",
 			s, rnl_strerror(err));
-		return RTCD_EXIT_FAIL;
+		goto fail;
 	}
 	rtcd.ctl_neigh = true;
 	arp_announce(true);
-	/* Once the control IP's entry is there: the TEARDOWNs go through it. */
+	/* Once the control IP's entry is there: the TEARDOWNs and REFRESHes go through it. */
+	conn_take_back(&saved);
 	conn_teardown_leftovers(&left);
 	return client_listen() ? RTCD_EXIT_FAIL : 0;
+fail:
+	err = RTCD_EXIT_FAIL;
+fail_with:
+	/* Not taken back after all: a later rtcd may, their files being gone. */
+	while (!LIST_EMPTY(&saved)) {
+		struct rtcd_conn *k = LIST_FIRST(&saved);
+
+		LIST_REMOVE(k, all);
+		state_save(k);
+		free(k);
+	}
+	return err;
 }
 
 static void loop(void)

@@ -318,13 +318,15 @@ int rnl_route_oif(uint32_t *oif)
 	return err;
 }
 
-int rnl_flush(struct idmap *left)
+int rnl_flush(struct idmap *left, const struct idmap *keep, bool *route_kept)
 {
 	struct leftovers neigh = { 0 }, route = { 0 };
 	char buf[MNL_SOCKET_BUFFER_SIZE], ip[INET_ADDRSTRLEN];
+	bool keeping = keep->count > 0;
 	size_t i, gone = 0;
 	int err;
 
+	*route_kept = false;
 	err = dump_leftovers(RTM_GETNEIGH, neigh_cb, &neigh);
 	if (!err)
 		err = dump_leftovers(RTM_GETROUTE, route_cb, &route);
@@ -333,6 +335,12 @@ int rnl_flush(struct idmap *left)
 		goto out;
 	}
 	for (i = 0; i < neigh.n; i++) {
+		int id = neigh.v[i].id;
+
+		/* A connection taken back keeps its entry: its traffic goes on. */
+		if (id >= ETHEREAL_ID_MIN && id <= ETHEREAL_ID_MAX && idmap_used(keep, (uint16_t)id) &&
+		    neigh.v[i].dst == htonl(prefix_proxy(&rtcd.prefix, (uint16_t)id)))
+			continue;
 		err = rnl_neigh_del(neigh.v[i].dst);
 		if (err && err != -ENOENT) {
 			format_ip(neigh.v[i].dst, ip);
@@ -345,6 +353,12 @@ int rnl_flush(struct idmap *left)
 		gone++;
 	}
 	for (i = 0; i < route.n; i++) {
+		/* And their route, without which they would leave by the default one. */
+		if (keeping && route.v[i].dst == htonl(rtcd.prefix.base) &&
+		    route.v[i].len == rtcd.prefix.len && route.v[i].table == RT_TABLE_MAIN) {
+			*route_kept = true;
+			continue;
+		}
 		err = nl_talk(&rtnl, route_msg(buf, RTM_DELROUTE, 0, route.v[i].dst,
 					       route.v[i].len, route.v[i].table), NULL, NULL);
 		if (err && err != -ESRCH) {

@@ -5,6 +5,7 @@
  *    "burst":62500,"max_pkt":1514}       burst and max_pkt optional
  *   {"op":"close","id":"03:09"}
  *   {"op":"status"}
+ *   {"op":"adopt","id":"03:09"}         a restarted rtcd's connection, claimed
  * Keys this version does not know are ignored, as signaling's attributes are.
  */
 #include <arpa/inet.h>
@@ -171,21 +172,24 @@ int rtcd_req_parse(const char *buf, size_t len, const struct rtcd_prefix *pfx,
 		bad(msg, msglen, "not a JSON object");
 		goto out;
 	}
-	if (get_str(o, "op", "open, close or status", &op, msg, msglen))
+	if (get_str(o, "op", "open, close, adopt or status", &op, msg, msglen))
 		goto out;
 	if (!op) {
-		bad(msg, msglen, "\"op\" is missing (open, close or status)");
+		bad(msg, msglen, "\"op\" is missing (open, close, adopt or status)");
 	} else if (!strcmp(op, "open")) {
 		r->op = RTCD_OP_OPEN;
 		ret = parse_open(o, pfx, r, msg, msglen);
 	} else if (!strcmp(op, "close")) {
 		r->op = RTCD_OP_CLOSE;
 		ret = parse_close(o, r, msg, msglen);
+	} else if (!strcmp(op, "adopt")) {
+		r->op = RTCD_OP_ADOPT;
+		ret = parse_close(o, r, msg, msglen);
 	} else if (!strcmp(op, "status")) {
 		r->op = RTCD_OP_STATUS;
 		ret = 0;
 	} else {
-		bad(msg, msglen, "unknown \"op\" '%s' (open, close or status)", op);
+		bad(msg, msglen, "unknown \"op\" '%s' (open, close, adopt or status)", op);
 	}
 out:
 	json_decref(o);

@@ -30,6 +30,7 @@
 #define RTCD_LIFETIME_DEFAULT	30000	/* ms, when an ACCEPT lacks LIFETIME */
 #define RTCD_GARP_EVERY_MS	60000
 #define RTCD_ID_IN_USE_TRIES	8	/* other IDs tried after REJECT id-in-use */
+#define RTCD_ADOPT_MS		10000	/* a restart's orphans wait this for their process */
 /*
  * A client socket's send buffer: room for a status of thousands of
  * connections (some 200 bytes each) in the one message SEQPACKET allows.
@@ -99,7 +100,7 @@ uint32_t prefix_control(const struct rtcd_prefix *p);
 
 /* ---- request.c: requests and replies on the UNIX socket ---- */
 
-enum rtcd_op { RTCD_OP_OPEN, RTCD_OP_CLOSE, RTCD_OP_STATUS };
+enum rtcd_op { RTCD_OP_OPEN, RTCD_OP_CLOSE, RTCD_OP_STATUS, RTCD_OP_ADOPT };
 
 struct rtcd_req {
 	enum rtcd_op op;
@@ -108,7 +109,7 @@ struct rtcd_req {
 	uint64_t rate;		/* bit/s of whole frames */
 	uint32_t burst;		/* bytes */
 	uint32_t max_pkt;	/* bytes, Ethernet header included */
-	uint16_t id;		/* close */
+	uint16_t id;		/* close, adopt */
 };
 
 /*
@@ -225,6 +226,7 @@ struct rtcd_conn {
 	uint32_t lifetime_ms;
 	uint8_t hops;
 	bool neigh;			/* its proxy neighbour entry is installed */
+	uint64_t adopt_by;		/* ns: a restart's, unclaimed until then; else 0 */
 };
 
 LIST_HEAD(rtcd_conn_list, rtcd_conn);
@@ -270,6 +272,7 @@ struct rtcd {
 	bool ctl_neigh;			/* and the control neighbour entry */
 	uint64_t last_garp;		/* ns, 0: never */
 	bool stopping;
+	bool handover;			/* SIGTERM: live connections stay for the next rtcd */
 
 	struct idmap ids;
 	struct rtcd_conn *by_id[65536];
@@ -333,10 +336,33 @@ void conn_policy_changed(void);
 json_t *conn_status(uid_t viewer);
 void conn_teardown_all(void);
 /*
+ * SIGTERM: leave the connections that are up and still have their process
+ * to the next rtcd (switch state, neighbour entry, state file); their
+ * number.
+ */
+unsigned int conn_handover(void);
+/* The connections a dead or stopped rtcd left (state_load()), as orphans. */
+void conn_take_back(struct rtcd_conn_list *saved);
+/* {"op":"adopt"}: C, the process of a taken-back connection, claims it. */
+void conn_adopt(struct rtcd_client *c, uint16_t id);
+/*
  * The IDs in LEFT are what a dead rtcd left on the switch: a TEARDOWN for
  * each, and new IDs from after the last of them.
  */
 void conn_teardown_leftovers(const struct idmap *left);
+
+/* state.c: /run/rtcd/IFNAME.state/, what a restarted rtcd takes back */
+int state_open(void);
+void state_close(void);
+/* K is up: its file, written whole. */
+void state_save(const struct rtcd_conn *k);
+void state_forget(uint16_t id);
+/*
+ * The saved connections whose process is alive, into INTO (IDs marked in
+ * IDS); the files are removed (conn_take_back() writes them anew). Their
+ * number.
+ */
+int state_load(struct rtcd_conn_list *into, struct idmap *ids);
 
 /* signal.c: the UDP socket to the switch */
 int sig_open(void);
@@ -348,9 +374,11 @@ int rnl_open(void);
 void rnl_close(void);
 /*
  * Remove entries marked RTPROT_ETHEREAL on our interface; the connection
- * IDs of the proxy entries among them are marked in LEFT.
+ * IDs of the proxy entries among them are marked in LEFT. Those of IDs in
+ * KEEP (a restart takes them back) stay, and with any of them the proxy
+ * prefix's route (*ROUTE_KEPT).
  */
-int rnl_flush(struct idmap *left);
+int rnl_flush(struct idmap *left, const struct idmap *keep, bool *route_kept);
 int rnl_neigh_add(uint32_t ip, uint16_t mac_id);
 int rnl_neigh_del(uint32_t ip);
 /*

@@ -126,20 +126,73 @@ static void reply_error(json_t *reply, const char *what)
 		       reason ? reason : "unknown");
 }
 
+/*
+ * rtcd went away (a restart): what was reserved stays on the switches and
+ * the proxy's neighbour entry stays, so datagrams go on; a new rtcd takes
+ * the connection back if its process claims it, which this does every
+ * RTTR_READOPT_EVERY_NS until RTTR_READOPT_MAX_NS have passed.
+ */
+static void readopt(struct rttr *r)
+{
+	uint64_t now = now_ns();
+	json_t *req, *reply;
+	int fd;
+
+	if (now < r->retry_at)
+		return;
+	if (now - r->lost_at > RTTR_READOPT_MAX_NS) {
+		rttr_set_error("connection %s: rtcd went away and did not take it back "
+			       "within %llu s", r->id,
+			       (unsigned long long)(RTTR_READOPT_MAX_NS / 1000000000ULL));
+		r->dead = true;
+		return;
+	}
+	r->retry_at = now + RTTR_READOPT_EVERY_NS;
+	/* rtcd answers an adopt at once, without the switch. */
+	fd = rtcd_sock_connect(r->path, 1);
+	if (fd < 0)
+		return;
+	req = json_pack("{s:s, s:s}", "op", "adopt", "id", r->id);
+	reply = req && !rtcd_sock_send(fd, req) ? rtcd_sock_recv(fd, 0) : NULL;
+	json_decref(req);
+	if (!reply) {
+		close(fd);
+		return;
+	}
+	if (!json_is_true(json_object_get(reply, "ok"))) {
+		/* This rtcd does not have it: the reservation is gone. */
+		reply_error(reply, "not taken back by the new rtcd");
+		json_decref(reply);
+		close(fd);
+		r->dead = true;
+		return;
+	}
+	json_decref(reply);
+	rtcd_sock_timeout(fd, CTL_TIMEOUT_S);
+	r->ctl = fd;
+	r->lost_at = 0;
+}
+
 bool rttr_ctl_alive(struct rttr *r)
 {
 	struct pollfd pfd = { .fd = r->ctl, .events = POLLIN };
 	json_t *msg;
 
+	if (!r->dead && r->ctl < 0)
+		readopt(r);
+	pfd.fd = r->ctl;
 	/* every tick: a poll, and a read only when rtcd said something */
-	while (!r->dead && poll(&pfd, 1, 0) > 0) {
+	while (!r->dead && r->ctl >= 0 && poll(&pfd, 1, 0) > 0) {
 		msg = rtcd_sock_recv(r->ctl, MSG_DONTWAIT);
 		if (!msg) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK ||
 			    errno == EINTR || errno == EPROTO || errno == ENOMEM)
 				break;
-			rttr_set_error("connection %s: rtcd went away", r->id);
-			r->dead = true;
+			/* rtcd went away: perhaps to come back. */
+			close(r->ctl);
+			r->ctl = -1;
+			r->lost_at = now_ns();
+			r->retry_at = r->lost_at;
 			break;
 		}
 		/* events rtcd sends unasked: only a teardown ends R */
@@ -222,6 +275,7 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 		return fail(ENOMEM, "out of memory");
 	r->fd = -1;
 	r->max_pkt = max_pkt;
+	strcpy(r->path, path);
 	r->ctl = rtcd_sock_connect(path, CTL_TIMEOUT_S);
 	if (r->ctl < 0) {
 		e = errno;
@@ -338,7 +392,7 @@ void rttr_close(struct rttr *r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
-	if (!r->dead) {
+	if (!r->dead && r->ctl >= 0) {
 		/*
 		 * The teardown travels ahead of data in the switches' control
 		 * queue and drops what the connection still has queued: wait
@@ -362,7 +416,8 @@ void rttr_close(struct rttr *r)
 		}
 		json_decref(req);
 	}
-	close(r->ctl);
+	if (r->ctl >= 0)
+		close(r->ctl);
 	free(r);
 	errno = e;
 }

@@ -10,9 +10,16 @@
 /* The longest rttr_close() waits for the switches to forward what was sent. */
 #define RTTR_CLOSE_WAIT_MAX_NS	1000000000ULL
 
+/* rtcd gone (restarting): how often and how long to ask a new one to take R back. */
+#define RTTR_READOPT_EVERY_NS	100000000ULL
+#define RTTR_READOPT_MAX_NS	15000000000ULL
+
 struct rttr {
 	int fd;			/* UDP, connected to proxy:dport */
-	int ctl;		/* rtcd's socket, open for the connection's life */
+	int ctl;		/* rtcd's socket; -1 while rtcd is away */
+	char path[108];		/* where rtcd listens (sun_path) */
+	uint64_t lost_at;	/* now_ns() when rtcd went away; 0: it is there */
+	uint64_t retry_at;	/* the next attempt to be taken back */
 	bool dead;		/* torn down by the network or rtcd gone */
 	uint32_t max_pkt;
 	uint32_t hops;		/* switches on the path, from rtcd's reply */

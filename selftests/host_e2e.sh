@@ -5,6 +5,7 @@
 # h2 (one switch) and h3 (three switches) receive on plain sockets. A
 # reservation the network cannot carry comes back as a clear error; an
 # application killed loses its connection on every switch within a second;
+# rtcd restarted under a live stream takes it back and nothing is lost;
 # rtcd killed, the switches expire what it held, and a new rtcd cleans up.
 #
 # 50 Mbit/s on 100 Mbit/s links, in 9000-byte frames: software switches on
@@ -90,7 +91,7 @@ gone_from_last() {
 	echo $(( ($(date +%s%N) - $1) / 1000000 ))
 }
 
-ktap_begin 9
+ktap_begin 11
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2 sw3:h3 sw1-sw2 sw2-sw3" || ktap_skip_all "cannot build topology"
 for n in h1 h2 h3 $SW; do
@@ -136,6 +137,26 @@ ms=$(gone_from_last "$t0")
 ktap_info "gone from the last switch at most $ms ms after the kill"
 ktap_result "application killed: its connection gone from every switch within 1 s" \
 	"$([ "$ms" -le 1000 ] && all_conns 0; echo $?)"
+
+# --- rtcd restarted (SIGTERM, as systemctl restart) under a live stream ---
+res=$(mktemp)
+flow h3 5mbit 1472 8 >"$res" &
+fpid=$!
+sleep 2
+kill -TERM $RTCD
+for i in $(seq 50); do kill -0 $RTCD 2>/dev/null || break; sleep 0.1; done
+rtcd_start
+wait $fpid
+rx=$(head -n 1 "$res")
+tx=$(tail -n 1 "$res")
+rm -f "$res"
+ktap_info "restart: received $(jq -c '{count,frame_bps}' <<<"$rx" 2>/dev/null)," \
+	"sent $(jq -c '{sent,frame_bps}' <<<"$tx" 2>/dev/null)"
+ktap_result "rtcd restarted mid-stream: the application's connection is taken back, nothing lost" \
+	"$(jq -e --argjson tx "${tx:-null}" '$tx.sent > 0 and .count == $tx.sent' <<<"$rx" >/dev/null &&
+	   grep -q "claimed by pid" /tmp/rtcd-h1.log; echo $?)"
+ktap_result "and closed through the new rtcd: gone from every switch" \
+	"$(wait_conns 0 2; echo $?)"
 
 # --- rtcd dies: the switches expire its connections; a new rtcd cleans up ---
 for s in $SW; do ctl $s set br0 lifetime 1s; done
