@@ -267,6 +267,69 @@ void conn_orphan_all(struct rtcd_client *c)
 	c->waiting = NULL;
 }
 
+/* K, up until the switch lost it: SETUP again on its ID (K stays the owner's). */
+static void conn_resetup(struct rtcd_conn *k, const char *why)
+{
+	char id[8];
+
+	conn_name(k, id);
+	log_msg("%s: %s: setting it up again", id, why);
+	if (k->owner)
+		client_event(k->owner, json_pack("{s:s, s:s, s:s}", "event", "down", "id", id,
+						 "error", why));
+	state_forget(k->id);
+	/* A switch restarted knows no host yet: it learns them from ARP. */
+	arp_announce(true);
+	k->state = CONN_PENDING;
+	k->resetup = true;
+	k->cookie = new_cookie();
+	k->setup_start = now_ns();
+	send_type(k, ETHEREAL_SIG_SETUP, 0);
+	if (due_in(k, RTCD_RETRANSMIT_MS))
+		conn_free(k, ETHEREAL_SIG_R_NO_MEMORY);
+}
+
+void conn_link_changed(bool up)
+{
+	struct rtcd_client *c;
+	struct rtcd_conn *k;
+
+	LIST_FOREACH(c, &rtcd.clients, all)
+		if (!LIST_EMPTY(&c->conns))
+			client_event(c, json_pack("{s:s, s:s, s:b}", "event", "link",
+						  "ifname", rtcd.ifname, "up", up));
+	if (!up)
+		return;
+	/* Back: whatever a switch lost answers this REFRESH with "expired". */
+	LIST_FOREACH(k, &rtcd.conns, all) {
+		if (k->state != CONN_UP)
+			continue;
+		send_type(k, ETHEREAL_SIG_REFRESH, 0);
+		due_in(k, refresh_ms(k));
+	}
+}
+
+void conn_restore_neigh(void)
+{
+	char id[8], ip[INET_ADDRSTRLEN];
+	struct rtcd_conn *k;
+	uint32_t proxy;
+	int err;
+
+	LIST_FOREACH(k, &rtcd.conns, all) {
+		if (!k->neigh)
+			continue;
+		proxy = htonl(prefix_proxy(&rtcd.prefix, k->id));
+		if (rnl_neigh_ours(proxy, k->id) != 0)
+			continue;
+		err = rnl_neigh_add(proxy, k->id);
+		conn_name(k, id);
+		proxy_str(k->id, ip);
+		log_msg("%s: the neighbour entry of %s was gone: %s", id, ip,
+			err ? rnl_strerror(err) : "put back");
+	}
+}
+
 unsigned int conn_handover(void)
 {
 	struct rtcd_conn *k, *next;
@@ -385,7 +448,7 @@ void conn_teardown_all(void)
 /* K's deadline has come: a refresh, a retransmit, or giving up. */
 static void conn_due(struct rtcd_conn *k)
 {
-	uint64_t left, elapsed;
+	uint64_t left, elapsed, give_up;
 	char id[8];
 
 	conn_name(k, id);
@@ -406,8 +469,17 @@ static void conn_due(struct rtcd_conn *k)
 		return;
 	}
 	elapsed = (now_ns() - k->setup_start) / MS;
-	if (elapsed >= RTCD_GIVE_UP_MS) {
-		log_msg("%s: no answer from the switch in %d ms", id, RTCD_GIVE_UP_MS);
+	give_up = RTCD_GIVE_UP_MS;
+	/*
+	 * Set up again: the switches past the one that lost it still hold
+	 * the old path until it expires, and may refuse the new one
+	 * (id-in-use) until then.
+	 */
+	if (k->resetup)
+		give_up += k->lifetime_ms;
+	if (elapsed >= give_up) {
+		log_msg("%s: no answer from the switch in %llu ms", id,
+			(unsigned long long)give_up);
 		conn_tell(k, "timeout", "no answer from the switch");
 		/* It may have been installed with its ACCEPT lost. */
 		conn_free(k, ETHEREAL_SIG_R_REQUESTED);
@@ -415,7 +487,7 @@ static void conn_due(struct rtcd_conn *k)
 	}
 	log_debug("%s: setup retransmitted", id);
 	send_type(k, ETHEREAL_SIG_SETUP, 0);
-	left = RTCD_GIVE_UP_MS - elapsed;
+	left = give_up - elapsed;
 	due_in(k, left < RTCD_RETRANSMIT_MS ? left : RTCD_RETRANSMIT_MS);
 }
 
@@ -507,8 +579,15 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	k->state = CONN_UP;
 	state_save(k);
 	due_in(k, refresh_ms(k));
-	log_msg("%s: up, proxy %s, %u hops, lifetime %u ms, pid %d", id, ip,
-		k->hops, k->lifetime_ms, (int)k->pid);
+	log_msg("%s: up%s, proxy %s, %u hops, lifetime %u ms, pid %d", id,
+		k->resetup ? " again" : "", ip, k->hops, k->lifetime_ms, (int)k->pid);
+	if (k->resetup) {
+		/* Its owner is not waiting for an answer: an event. */
+		k->resetup = false;
+		if (k->owner)
+			client_event(k->owner, json_pack("{s:s, s:s}", "event", "up", "id", id));
+		return;
+	}
 	client_reply(k->owner, conn_up_reply(k));
 	client_done(k->owner);
 }
@@ -521,6 +600,11 @@ static void on_reject(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 
 	conn_name(k, id);
 	/* A leftover holds the ID on the link (it will expire): another one. */
+	/* Set up again: a stale path downstream; the retransmits try until it expires. */
+	if (m->reason == ETHEREAL_SIG_R_ID_IN_USE && k->resetup) {
+		log_debug("%s: in use downstream: the old path has not expired yet", id);
+		return;
+	}
 	if (m->reason == ETHEREAL_SIG_R_ID_IN_USE && k->id_tries < RTCD_ID_IN_USE_TRIES) {
 		k->id_tries++;
 		log_msg("%s: in use on the link, trying another ID", id);
@@ -534,7 +618,9 @@ static void on_reject(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP))
 		snprintf(hop, sizeof(hop), " (switch %u)", m->hop);
 	log_msg("%s: rejected: %s%s", id, name, hop);
-	if (k->owner)
+	if (k->resetup)
+		conn_tell(k, name, ethereal_sig_reason_text(m->reason));
+	else if (k->owner)
 		client_reply(k->owner, rtcd_error_reply(name, "%s%s",
 				ethereal_sig_reason_text(m->reason), hop));
 	/* After a reject nothing stays reserved: no TEARDOWN. */
@@ -573,6 +659,17 @@ void conn_on_msg(const struct ethereal_sig_msg *m)
 			break;
 		name = ethereal_sig_reason_name(m->reason);
 		log_msg("%s: torn down by the switch: %s", id, name);
+		/*
+		 * A switch that lost it (restarted, its bridge re-attached: a
+		 * REFRESH answered "expired"), or a link of its path that went
+		 * down: set up again on the same ID, whose proxy IP the
+		 * application's socket is connected to.
+		 */
+		if (k->state == CONN_UP && (m->reason == ETHEREAL_SIG_R_EXPIRED ||
+					    m->reason == ETHEREAL_SIG_R_LINK_DOWN)) {
+			conn_resetup(k, name);
+			break;
+		}
 		conn_tell(k, name, ethereal_sig_reason_text(m->reason));
 		conn_free(k, 0);
 		break;

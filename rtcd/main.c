@@ -269,6 +269,7 @@ static void stop(void)
 	conn_fini();
 	client_close_all();
 	state_close();
+	watch_close();
 	if (left)
 		log_msg("left %u connection(s) for the next rtcd: their route, neighbour "
 			"entries and state stay", left);
@@ -356,7 +357,7 @@ static int start(void)
 	state_load(&saved, &keep);
 	if (rnl_open() || rnl_flush(&left, &keep, &route_kept))
 		goto fail;
-	if (arp_open() || sig_open() || conn_init())
+	if (arp_open() || sig_open() || conn_init() || watch_open())
 		goto fail;
 	/*
 	 * The route first: the control IP is in the prefix, and without it a
@@ -423,6 +424,7 @@ static void loop(void)
 				ev->fn(ev, evs[i].events);
 		}
 		client_reap();
+		watch_restore();
 		bury();
 	}
 }
@@ -438,6 +440,7 @@ int main(int argc, char **argv)
 
 	rtcd.epfd = rtcd.packet_fd = -1;
 	rtcd.sigfd.fd = rtcd.listen.fd = rtcd.listen_ro.fd = rtcd.udp.fd = rtcd.timer.fd = -1;
+	rtcd.watch.fd = -1;
 	rtcd.conf_path = RTCD_CONF_DEFAULT;
 	/* "+": a subcommand's options are its own (status -p). */
 	while ((opt = getopt(argc, argv, "+i:S:f:p:c:vh")) != -1) {

@@ -227,6 +227,7 @@ struct rtcd_conn {
 	uint8_t hops;
 	bool neigh;			/* its proxy neighbour entry is installed */
 	uint64_t adopt_by;		/* ns: a restart's, unclaimed until then; else 0 */
+	bool resetup;			/* pending again: the switch lost it */
 };
 
 LIST_HEAD(rtcd_conn_list, rtcd_conn);
@@ -273,6 +274,8 @@ struct rtcd {
 	uint64_t last_garp;		/* ns, 0: never */
 	bool stopping;
 	bool handover;			/* SIGTERM: live connections stay for the next rtcd */
+	struct rtcd_ev watch;		/* libnl's cache manager (watch.c) */
+	bool link_up;			/* up and running */
 
 	struct idmap ids;
 	struct rtcd_conn *by_id[65536];
@@ -350,6 +353,17 @@ void conn_adopt(struct rtcd_client *c, uint16_t id);
  * each, and new IDs from after the last of them.
  */
 void conn_teardown_leftovers(const struct idmap *left);
+
+/* The link went down or came back: clients told; back, every connection refreshed. */
+void conn_link_changed(bool up);
+/* The proxy neighbour entries that are gone, put back. */
+void conn_restore_neigh(void);
+
+/* watch.c: link, route, address and neighbour changes (libnl-route) */
+int watch_open(void);
+void watch_close(void);
+/* After a batch of events: put back what of rtcd's went, once. */
+void watch_restore(void);
 
 /* state.c: /run/rtcd/IFNAME.state/, what a restarted rtcd takes back */
 int state_open(void);

@@ -5,7 +5,9 @@
 # h2 (one switch) and h3 (three switches) receive on plain sockets. A
 # reservation the network cannot carry comes back as a clear error; an
 # application killed loses its connection on every switch within a second;
-# rtcd restarted under a live stream takes it back and nothing is lost;
+# rtcd restarted under a live stream takes it back and nothing is lost; a
+# switch that lost its state (bridge re-attached) answers a REFRESH with
+# "expired" and rtcd sets the connection up again on the same ID;
 # rtcd killed, the switches expire what it held, and a new rtcd cleans up.
 #
 # 50 Mbit/s on 100 Mbit/s links, in 9000-byte frames: software switches on
@@ -91,7 +93,7 @@ gone_from_last() {
 	echo $(( ($(date +%s%N) - $1) / 1000000 ))
 }
 
-ktap_begin 11
+ktap_begin 13
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2 sw3:h3 sw1-sw2 sw2-sw3" || ktap_skip_all "cannot build topology"
 for n in h1 h2 h3 $SW; do
@@ -157,6 +159,27 @@ ktap_result "rtcd restarted mid-stream: the application's connection is taken ba
 	   grep -q "claimed by pid" /tmp/rtcd-h1.log; echo $?)"
 ktap_result "and closed through the new rtcd: gone from every switch" \
 	"$(wait_conns 0 2; echo $?)"
+
+# --- a switch loses its state (bridge re-attached): rtcd's REFRESH is
+# answered "expired" and the connection is set up again on its ID ---
+for s in $SW; do ctl $s set br0 lifetime 3s; done
+app_open 10.0.0.3
+wait_conns 1 5
+id=$(on h1 rtcd -i eth0 -S $SOCK status | jq -r '.connections[0].id')
+ctl sw1 detach br0 &&
+"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw1)" -r 100mbit -t trk2 br0 &&
+ctl sw1 set br0 lifetime 3s
+ok=1
+for i in $(seq 100); do
+	grep -q "$id: up again" /tmp/rtcd-h1.log && all_conns 1 && { ok=0; break; }
+	sleep 0.1
+done
+ktap_result "a switch that lost the connection: set up again through REFRESH, same ID" \
+	"$([ $ok = 0 ] && grep -q "$id: expired: setting it up again" /tmp/rtcd-h1.log &&
+	   [ "$(on h1 rtcd -i eth0 -S $SOCK status | jq -r '.connections[0] | .id + .state')" = "${id}up" ];
+	   echo $?)"
+kill $APP 2>/dev/null
+ktap_result "and torn down everywhere when its application ends" "$(wait_conns 0 5; echo $?)"
 
 # --- rtcd dies: the switches expire its connections; a new rtcd cleans up ---
 for s in $SW; do ctl $s set br0 lifetime 1s; done

@@ -3,7 +3,8 @@
 #
 # rtcd natively, in a network namespace of its own with no switch behind
 # its link: who may use which socket, rtcd.conf's limits, status without
-# other users' destinations, running out of descriptors, SIGHUP, and a bad
+# other users' destinations, running out of descriptors, SIGHUP, running as
+# rtcd@.service runs it, the link going down and up, and a bad
 # configuration. Opens stay pending (nothing answers their SETUP), which is
 # all a limit needs to count them. Needs root (namespaces, other users).
 set -u
@@ -79,7 +80,7 @@ wait_conn() { # DPORT
 	return 1
 }
 
-ktap_begin 17
+ktap_begin 20
 
 cat >"$conf" <<EOF
 socket-group $group
@@ -187,7 +188,7 @@ stop
 # CAP_NET_ADMIN and CAP_NET_RAW alone, telling systemd when it is ready.
 gid=$(getent group $group | cut -d: -f3)
 chown 61000 "$dir"
-rm -f "$dir"/eth0.*
+rm -rf "$dir"/eth0.*
 printf 'socket-group %s\n' "$group" >"$conf"
 /usr/bin/python3 - "$dir/notify" "$dir/notified" <<'EOF' &
 import socket, sys
@@ -222,7 +223,39 @@ kill "$notifier" 2>/dev/null
 wait "$notifier" 2>/dev/null
 chown 0 "$dir"
 
-# 16-17: a bad configuration is exit status 2, with the file and line.
+# 16-18: link down and up: clients told, rtcd's route and entries put back.
+printf 'socket-group %s\n' "$group" >"$conf"
+start
+hold_out=$dir/hold.out
+"$rtcd" -i eth0 -S "$sock" open 10.0.0.2 5000 1mbit >"$hold_out" 2>&1 &
+wait_conn 5000
+ip link set eth0 down
+sleep 0.3
+gone=$(ip route show proto 0xe7 dev eth0 | wc -l)
+ip link set eth0 up
+for _ in $(seq 40); do
+	ip route show proto 0xe7 dev eth0 | grep -q . &&
+		ip neigh show dev eth0 | grep -q "ff:ff:ff:ff:00:01 PERMANENT" && break
+	sleep 0.05
+done
+ktap_result "link down and up: the route and the control entry are put back" \
+	"$([ "$gone" = 0 ] && ip route show proto 0xe7 dev eth0 | grep -q 198.18.0.0/15 &&
+	   ip neigh show dev eth0 | grep -q "198.18.0.1 lladdr ff:ff:ff:ff:00:01 PERMANENT"; echo $?)" \
+	"$(ip route show dev eth0; ip neigh show dev eth0; cat "$log")"
+ktap_result "a client with a connection is told of the link going down and up" \
+	"$(grep -q '"event":"link","ifname":"eth0","up":false' "$hold_out" &&
+	   grep -q '"event":"link","ifname":"eth0","up":true' "$hold_out"; echo $?)" "$(cat "$hold_out")"
+ip neigh del 198.18.0.1 dev eth0
+for _ in $(seq 40); do
+	ip neigh show dev eth0 | grep -q "198.18.0.1 .*PERMANENT" && break
+	sleep 0.05
+done
+ktap_result "an entry deleted by hand is put back" \
+	"$(ip neigh show dev eth0 | grep -q "198.18.0.1 lladdr ff:ff:ff:ff:00:01 PERMANENT"; echo $?)" \
+	"$(ip neigh show dev eth0; tail -5 "$log")"
+stop
+
+# 19-20: a bad configuration is exit status 2, with the file and line.
 printf 'socket-group %s\nlimit user no-such-user-xyz connections 1\n' "$group" >"$conf"
 out=$("$rtcd" -i eth0 -S "$sock" -f "$conf" 2>&1)
 rc=$?
