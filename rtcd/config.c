@@ -53,36 +53,27 @@ static int parse_ulong(const char *s, unsigned long max, unsigned long *v)
 	return errno || *end || *v > max ? -1 : 0;
 }
 
-static int resolve_user(const char *name, uint32_t *uid)
+/* A user's (GROUP false) or group's name or number: its id, or -1. */
+static int resolve(const char *name, bool group, uint32_t *id)
 {
 	struct passwd *pw;
-	unsigned long v;
-
-	if (!parse_ulong(name, UINT32_MAX - 1, &v)) {
-		*uid = (uint32_t)v;
-		return 0;
-	}
-	pw = getpwnam(name);
-	if (!pw)
-		return -1;
-	*uid = pw->pw_uid;
-	return 0;
-}
-
-static int resolve_group(const char *name, uint32_t *gid)
-{
 	struct group *gr;
 	unsigned long v;
 
 	if (!parse_ulong(name, UINT32_MAX - 1, &v)) {
-		*gid = (uint32_t)v;
+		*id = (uint32_t)v;
 		return 0;
 	}
-	gr = getgrnam(name);
-	if (!gr)
-		return -1;
-	*gid = gr->gr_gid;
-	return 0;
+	if (group) {
+		gr = getgrnam(name);
+		if (gr)
+			*id = gr->gr_gid;
+		return gr ? 0 : -1;
+	}
+	pw = getpwnam(name);
+	if (pw)
+		*id = pw->pw_uid;
+	return pw ? 0 : -1;
 }
 
 /* "limit user|group WHO [connections N] [rate RATE]", from its second word. */
@@ -106,12 +97,12 @@ static int parse_limit(char **w, int n, struct rtcd_config *cfg, const char *pat
 	if (!strcmp(w[1], "user")) {
 		if (!strcmp(w[2], "*"))
 			l->kind = LIMIT_EACH_USER;
-		else if (resolve_user(w[2], &l->id))
+		else if (resolve(w[2], false, &l->id))
 			return bad(err, len, path, line, "no user '%s'", w[2]);
 		else
 			l->kind = LIMIT_USER;
 	} else if (!strcmp(w[1], "group")) {
-		if (resolve_group(w[2], &l->id))
+		if (resolve(w[2], true, &l->id))
 			return bad(err, len, path, line, "no group '%s'", w[2]);
 		l->kind = LIMIT_GROUP;
 	} else {
