@@ -291,15 +291,15 @@ out2=$(ctl sw1 neigh add 224.0.0.1 lladdr "$(host_mac h2)" dev "$p2" 2>&1)
 rc2=$?
 ktap_info "$out / $out2"
 ktap_result "neigh add: another port's static address, or a multicast one, refused" \
-	"$([ $rc1 = 1 ] && [[ "$out" == *"bound statically to another port"* ]] &&
-	   [ $rc2 = 1 ] && [[ "$out2" == *"unicast IPv4"* ]]; echo $?)"
+	"$([ $rc1 = 2 ] && [[ "$out" == *"bound statically to another port"* ]] &&
+	   [ $rc2 = 2 ] && [[ "$out2" == *"unicast IPv4"* ]]; echo $?)"
 ctl sw1 neigh add 10.0.0.77 lladdr 02:e7:00:00:00:77 dev "$p2"
 a=$(neigh1 10.0.0.77 port)
 ctl sw1 neigh del 10.0.0.77 dev "$p2"
 out=$(ctl sw1 neigh del 10.0.0.77 dev "$p2" 2>&1)
 rc=$?
 ktap_result "neigh del: the entry goes; once more, the error says so" \
-	"$([ "$a" = "$p2" ] && [ -z "$(neigh1 10.0.0.77 port)" ] && [ $rc = 1 ] &&
+	"$([ "$a" = "$p2" ] && [ -z "$(neigh1 10.0.0.77 port)" ] && [ $rc = 2 ] &&
 	   [[ "$out" == *"No entry for this address"* ]]; echo $?)"
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 on h2 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
