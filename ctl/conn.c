@@ -195,14 +195,14 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		"pending" : "up";
 
 	if (ctl.json) {
-		json_t *o = json_pack("{s:s, s:I, s:s, s:I, s:b, s:I, s:I, s:I, s:s}",
+		json_t *o = json_pack("{s:s, s:I, s:s, s:I, s:b, s:o, s:I, s:I, s:s}",
 				      "dev", in_name,
 				      "id", (json_int_t)mnl_attr_get_u16(c[ETHEREAL_CONN_A_IN_ID]),
 				      "out", out_name,
 				      "queue", (json_int_t)(c[ETHEREAL_CONN_A_QID] ?
 					       mnl_attr_get_u16(c[ETHEREAL_CONN_A_QID]) : 0),
 				      "swap", c[ETHEREAL_CONN_A_SWAP] != NULL,
-				      "rate", (json_int_t)r, "burst", (json_int_t)b,
+				      "rate", rate_json(r), "burst", (json_int_t)b,
 				      "maxpkt", (json_int_t)m, "origin", origin);
 
 		if (c[ETHEREAL_CONN_A_OUT_MAC])

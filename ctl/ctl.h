@@ -71,6 +71,11 @@ void stats_print(const struct nlattr *nest, const char *indent);
 json_t *stats_json(const struct nlattr *nest);
 
 /* Text/JSON output */
+/*
+ * A rate in JSON: bytes per second, rounded down, as tc -j gives every
+ * rate (the ethereal qdisc's too); the text output keeps tc's "10Mbit".
+ */
+json_t *rate_json(uint64_t bits_per_sec);
 void out_add(json_t *obj);
 void out_flush(void);
 const char *stp_state_name(uint8_t state);

@@ -279,6 +279,11 @@ json_t *stats_json(const struct nlattr *nest)
 	return o;
 }
 
+json_t *rate_json(uint64_t bits_per_sec)
+{
+	return json_integer((json_int_t)(bits_per_sec / 8));
+}
+
 void out_add(json_t *obj)
 {
 	json_array_append_new(ctl.out, obj);

@@ -39,13 +39,12 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 		mnl_attr_get_u8(pt[ETHEREAL_PORT_A_STP_STATE]) : 0;
 
 	if (ctl.json) {
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I}",
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I}",
 				      "port", name, "bridge", bridge,
 				      "role", role_name(role),
 				      "stp_state", stp_state_name(state),
-				      "rate", (json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_RATE]),
-				      "reserved",
-				      (json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_RESERVED]),
+				      "rate", rate_json(u64_or_0(pt[ETHEREAL_PORT_A_RATE])),
+				      "reserved", rate_json(u64_or_0(pt[ETHEREAL_PORT_A_RESERVED])),
 				      "conns_in",
 				      (json_int_t)u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
 				      "conns_out",
@@ -53,7 +52,7 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 		json_object_set_new(o, "host_conns",
 				    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS])));
 		json_object_set_new(o, "host_rate",
-				    json_integer((json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])));
+				    rate_json(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])));
 		if (ctl.details)
 			json_object_set_new(o, "ifindex",
 					    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX])));
