@@ -86,6 +86,8 @@ const char *role_name(uint8_t role);
  * commands are also top-level words.
  */
 int do_switch(int argc, char **argv);
+/* The configuration of BRIDGE (NULL: every switch's), as commands. */
+int switch_showconf(const char *bridge);
 int do_port(int argc, char **argv);
 int do_conn(int argc, char **argv);
 int do_neigh(int argc, char **argv);

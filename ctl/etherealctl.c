@@ -36,7 +36,9 @@ static const char switch_help[] =
 "       etherealctl [ switch ] show [ BRIDGE ]\n"
 "       etherealctl [ switch ] stats [ BRIDGE ]  with each port's counters\n"
 "       etherealctl [ switch ] set BRIDGE lifetime TIME\n"
-"                                    soft state of signaled connections\n";
+"                                    soft state of signaled connections\n"
+"       etherealctl [ switch ] showconf [ BRIDGE ]\n"
+"                                    its configuration, as commands for -batch\n";
 
 static const char port_help[] =
 "Usage: etherealctl port show [ BRIDGE | dev PORT ]\n"
@@ -333,7 +335,7 @@ static void enter_netns(const char *name)
 
 /* Top-level words, in the order abbreviations are resolved ("s": show). */
 static const char *const top_words[] = {
-	"show", "stats", "set", "switch", "port", "conn", "neigh",
+	"show", "stats", "set", "showconf", "switch", "port", "conn", "neigh",
 	"attach", "detach", "help", NULL
 };
 

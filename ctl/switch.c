@@ -230,7 +230,7 @@ static int switch_set(int argc, char **argv)
 }
 
 static const char *const switch_words[] = {
-	"show", "stats", "set", "attach", "detach", "help", NULL
+	"show", "stats", "set", "showconf", "attach", "detach", "help", NULL
 };
 
 int do_switch(int argc, char **argv)
@@ -250,6 +250,8 @@ int do_switch(int argc, char **argv)
 		return switch_set(argc - 1, argv + 1);
 	if (argc > 2)
 		usage_fail("%s: unexpected argument '%s'", cmd, argv[2]);
+	if (!strcmp(cmd, "showconf"))
+		return switch_showconf(bridge);
 	if ((!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) && !bridge)
 		usage_fail("%s needs a bridge", cmd);
 	ctl_open();

@@ -25,7 +25,7 @@ expect() {
 
 CONN="out swp2 lladdr 02:e7:00:00:00:02 rate 1mbit"
 
-ktap_begin 46
+ktap_begin 49
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ethereal_unload
 expect "module not loaded" 1 "the ethereal module is not loaded" -- show
@@ -150,4 +150,35 @@ ktap_result "batch: an unterminated quote is a wrong command line, exit 1" \
 	   [[ "$out" == *"unterminated quoted string"*"Command failed -:2"* ]] &&
 	   [[ "$out" != *"ports 2"* ]]; echo $?)" "exit $rc, said: $out"
 rm -f "$batch"
+
+# --- showconf: the operator's configuration, as commands, replayed ---
+ctl sw1 set br0 lifetime 1500ms
+ctl sw1 port set dev swp2 role trunk
+ctl sw1 port set dev swp1 host-conns 3 host-rate 1234567bit
+ctl sw1 neigh add 10.0.0.31 lladdr 02:00:00:00:00:31 dev swp1
+ctl sw1 conn add dev swp1 id 03:0b out swp2 outid 07:79 rate 1234567bit burst 5000 maxpkt 1000
+conf=$(ctl sw1 showconf br0)
+ktap_info "showconf br0:"
+sed 's/^/#   /' <<<"$conf"
+want="attach br0
+set br0 lifetime 1500ms
+port set dev swp1 role peripheral host-conns 3 host-rate 1234567bit
+port set dev swp2 role trunk host-conns 0 host-rate 0
+neigh add 10.0.0.31 lladdr 02:00:00:00:00:31 dev swp1
+conn add dev swp1 id 03:0b out swp2 outid 07:79 rate 1234567bit burst 5000b maxpkt 1000"
+missing=$(grep -vxF -f <(echo "$conf") <<<"$want")
+ktap_result "showconf: attach, lifetime, ports, static neighbours and connections, exact" \
+	"$([ -z "$missing" ] && [ "$(grep -c '^neigh ' <<<"$conf")" = 1 ] &&
+	   grep -q '^conn add dev swp1 id 03:09 out swp2 lladdr 02:e7:00:00:00:02 rate 1Mbit burst [0-9]*b maxpkt 1514$' \
+		<<<"$conf"; echo $?)" "missing: $missing"
+# The connections as the switch has them; a queue to a host is allocated anew.
+conns() { ctl sw1 -j conn show br0 | jq -c 'map(del(.queue)) | sort_by(.id)'; }
+conns=$(conns)
+ctl sw1 detach br0
+out=$(ctl sw1 -b - <<<"$conf" 2>&1)
+rc=$?
+ktap_result "showconf: replayed with -batch after detach, the same configuration" \
+	"$([ $rc = 0 ] && [ "$(ctl sw1 showconf br0 | sort)" = "$(sort <<<"$conf")" ] &&
+	   [ "$(conns)" = "$conns" ]; echo $?)" "exit $rc, said: $out"
+expect "showconf has no JSON" 1 "showconf writes commands for -batch, not JSON" -- -j showconf
 ktap_end
