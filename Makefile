@@ -34,7 +34,7 @@
 KVER_RUNNING := $(shell uname -r)
 KVER ?= $(if $(wildcard /lib/modules/$(KVER_RUNNING)/build/Makefile),$(KVER_RUNNING),$(shell selftests/lib/kver 2>/dev/null))
 KDIR ?= /lib/modules/$(KVER)/build
-VERSION := $(or $(shell git describe --tags --always --dirty 2>/dev/null | sed "s/^v//"),0)
+include version.mk
 DKMS_SRC = $(DESTDIR)/usr/src/ethereal-$(VERSION)
 
 SUBDIRS := lib rtcd rttr ctl bench/rtperf selftests/tools selftests

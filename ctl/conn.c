@@ -147,6 +147,11 @@ static int conn_del(int argc, char **argv)
 	return 0;
 }
 
+static uint32_t u32_attr(const struct nlattr *a)
+{
+	return a ? mnl_attr_get_u32(a) : 0;
+}
+
 static int conn_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
@@ -190,14 +195,14 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		"pending" : "up";
 
 	if (ctl.json) {
-		json_t *o = json_pack("{s:s, s:I, s:s, s:I, s:b, s:I, s:I, s:I, s:s}",
+		json_t *o = json_pack("{s:s, s:I, s:s, s:I, s:b, s:o, s:I, s:I, s:s}",
 				      "dev", in_name,
 				      "id", (json_int_t)mnl_attr_get_u16(c[ETHEREAL_CONN_A_IN_ID]),
 				      "out", out_name,
 				      "queue", (json_int_t)(c[ETHEREAL_CONN_A_QID] ?
 					       mnl_attr_get_u16(c[ETHEREAL_CONN_A_QID]) : 0),
 				      "swap", c[ETHEREAL_CONN_A_SWAP] != NULL,
-				      "rate", (json_int_t)r, "burst", (json_int_t)b,
+				      "rate", rate_json(r), "burst", (json_int_t)b,
 				      "maxpkt", (json_int_t)m, "origin", origin);
 
 		if (c[ETHEREAL_CONN_A_OUT_MAC])
@@ -212,6 +217,12 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		if (c[ETHEREAL_CONN_A_EXPIRES])
 			json_object_set_new(o, "expires_ms", json_integer(
 				mnl_attr_get_u32(c[ETHEREAL_CONN_A_EXPIRES])));
+		if (ctl.details) {
+			json_object_set_new(o, "ifindex",
+					    json_integer(u32_attr(c[ETHEREAL_CONN_A_IN_IFINDEX])));
+			json_object_set_new(o, "out_ifindex",
+					    json_integer(u32_attr(c[ETHEREAL_CONN_A_OUT_IFINDEX])));
+		}
 		if (ctl.stats)
 			json_object_set_new(o, "stats", stats_json(c[ETHEREAL_CONN_A_STATS]));
 		out_add(o);
@@ -221,7 +232,8 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	format_size(b, burst, sizeof(burst));
 	format_size(m, maxpkt, sizeof(maxpkt));
 	printf("dev %s id %s -> %s %s", in_name, id, out_name, out);
-	if (c[ETHEREAL_CONN_A_OUT_MAC])
+	/* A connection to a switch is queued under its output ID: -d says so. */
+	if (c[ETHEREAL_CONN_A_OUT_MAC] || ctl.details)
 		printf(" queue %s", qid);
 	printf(" rate %s burst %s maxpkt %s", rate, burst, maxpkt);
 	if (daddr[0])
@@ -233,6 +245,9 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" %s", state);
 	if (c[ETHEREAL_CONN_A_EXPIRES])
 		printf(" expires %.1fs", mnl_attr_get_u32(c[ETHEREAL_CONN_A_EXPIRES]) / 1000.0);
+	if (ctl.details)
+		printf(" index %u out-index %u", u32_attr(c[ETHEREAL_CONN_A_IN_IFINDEX]),
+		       u32_attr(c[ETHEREAL_CONN_A_OUT_IFINDEX]));
 	printf("\n");
 	if (ctl.stats)
 		stats_print(c[ETHEREAL_CONN_A_STATS], "    ");
@@ -271,13 +286,22 @@ static int conn_show(int argc, char **argv)
 	return 0;
 }
 
+static const char *const conn_words[] = {
+	"show", "list", "add", "del", "delete", "help", NULL
+};
+
 int do_conn(int argc, char **argv)
 {
-	if (argc == 0 || matches(argv[0], "show") || matches(argv[0], "list"))
-		return conn_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
-	if (matches(argv[0], "add"))
+	const char *cmd = argc > 0 ? keyword(argv[0], conn_words) : "show";
+
+	ctl.object = "conn";
+	if (!cmd)
+		usage_fail("conn: unknown command '%s' (add, del or show)", argv[0]);
+	if (!strcmp(cmd, "help"))
+		return show_help("conn");
+	if (!strcmp(cmd, "add"))
 		return conn_add(argc - 1, argv + 1);
-	if (matches(argv[0], "del") || matches(argv[0], "delete"))
+	if (!strcmp(cmd, "del") || !strcmp(cmd, "delete"))
 		return conn_del(argc - 1, argv + 1);
-	usage_fail("conn: unknown command '%s' (add, del or show)", argv[0]);
+	return conn_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
 }

@@ -3,12 +3,14 @@
 #ifndef ETHEREAL_CTL_H
 #define ETHEREAL_CTL_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
 #include <linux/ethereal.h>
 
+#include "cmdline.h"
 #include "nl.h"
 
 struct ctl {
@@ -16,23 +18,41 @@ struct ctl {
 	bool json;
 	bool pretty;
 	bool stats;
+	bool details;		/* -d */
 	json_t *out;		/* JSON array being filled, with -j */
-	const char *batch;	/* -b FILE being read, and its line */
-	unsigned long line;
+	const char *object;	/* of the command running ("conn"), for usage hints */
+	jmp_buf *on_fail;	/* in a batch: where a failing command ends */
+	int status;		/* and the status it failed with */
 };
 
 extern struct ctl ctl;
 
-/* Exit codes: 1 the operation failed, 2 the command line is wrong. */
+/*
+ * Exit statuses, as ip(8)'s: 1 for a wrong command line and whatever fails
+ * before the kernel is asked (no such device, no module), 2 when the kernel
+ * refuses the request.
+ */
+#define EXIT_USAGE	1
+#define EXIT_KERNEL	2
+
+/* Exit with STATUS; in a batch, end the command instead (run_caught()). */
+__attribute__((noreturn)) void ctl_exit(int status);
+/* Say what is wrong and ctl_exit(EXIT_USAGE); usage_fail() adds a hint. */
 __attribute__((noreturn, format(printf, 1, 2))) void fail(const char *fmt, ...);
 __attribute__((noreturn, format(printf, 1, 2))) void usage_fail(const char *fmt, ...);
 
 void ctl_open(void);
-/* Report a kernel error for WHAT and exit, with the kernel's own message. */
+/*
+ * Report a failed request for WHAT, with the kernel's own message, and
+ * ctl_exit(): EXIT_KERNEL when the kernel refused it.
+ */
 __attribute__((noreturn)) void nl_fail(const char *what, int err);
 
-/* Command-line pieces */
-bool matches(const char *arg, const char *keyword);
+/* Command-line pieces (matches() is lib/cmdline.h's) */
+/* The first of KEYWORDS (NULL-terminated) that ARG abbreviates, or NULL. */
+const char *keyword(const char *arg, const char *const *keywords);
+/* OBJECT's usage on stdout (NULL: everything's); 0. */
+int show_help(const char *object);
 const char *next_arg(int *argc, char ***argv, const char *what);
 uint32_t ifindex_of(const char *name);
 uint16_t conn_id_arg(const char *s, const char *what);
@@ -51,13 +71,23 @@ void stats_print(const struct nlattr *nest, const char *indent);
 json_t *stats_json(const struct nlattr *nest);
 
 /* Text/JSON output */
+/*
+ * A rate in JSON: bytes per second, rounded down, as tc -j gives every
+ * rate (the ethereal qdisc's too); the text output keeps tc's "10Mbit".
+ */
+json_t *rate_json(uint64_t bits_per_sec);
 void out_add(json_t *obj);
 void out_flush(void);
 const char *stp_state_name(uint8_t state);
 const char *role_name(uint8_t role);
 
-/* Subcommands */
-int do_switch(const char *cmd, int argc, char **argv);
+/*
+ * Objects; ARGV[0] is the command, as typed (ARGC 0: show). The switch's
+ * commands are also top-level words.
+ */
+int do_switch(int argc, char **argv);
+/* The configuration of BRIDGE (NULL: every switch's), as commands. */
+int switch_showconf(const char *bridge);
 int do_port(int argc, char **argv);
 int do_conn(int argc, char **argv);
 int do_neigh(int argc, char **argv);

@@ -5,9 +5,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <net/if.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,35 +19,98 @@
 #include "ctl.h"
 #include "ids.h"
 
+#ifndef VERSION
+#define VERSION "unknown"	/* built without the Makefile */
+#endif
+
 struct ctl ctl;
 
-static const char usage_text[] =
-"Usage: etherealctl [ OPTIONS ] COMMAND\n"
-"\n"
-"  attach BRIDGE                 make BRIDGE an EtheReal switch\n"
-"  detach BRIDGE                 make it a plain bridge again\n"
-"  show [ BRIDGE ]               switches\n"
-"  stats [ BRIDGE ]              counters of switches and their ports\n"
-"  port show [ BRIDGE | dev PORT ]\n"
-"  port set dev PORT [ role { peripheral | trunk } ] [ host-conns N ]\n"
-"           [ host-rate RATE ]     a host's quota on its port (0: none)\n"
-"  conn add dev PORT id ID out PORT { outid ID | lladdr MAC }\n"
-"           rate RATE [ burst SIZE ] [ maxpkt SIZE ] [ daddr ADDR ] [ swap ]\n"
-"  conn del dev PORT id ID\n"
-"  conn show [ BRIDGE | dev PORT [ id ID ] ]\n"
-"  neigh show [ BRIDGE | dev PORT ]\n"
-"  neigh add ADDR lladdr MAC dev PORT   bind ADDR and MAC to PORT (static)\n"
-"  neigh del ADDR dev PORT\n"
-"\n"
-"OPTIONS: -j|--json  -p|--pretty  -s|--stats  -n|--netns NAME\n"
-"         -b|--batch FILE (commands one per line, - for stdin)  -h|--help\n"
-"IDs: 03:09, 0x0309 or 777; usable 00:0b to ff:fe. RATE and SIZE as in tc(8).\n";
+/*
+ * Each object's commands; `etherealctl OBJECT help` prints one, `help` all.
+ * The switch's commands also work without the word "switch", as before
+ * objects had one.
+ */
+static const char switch_help[] =
+"Usage: etherealctl [ switch ] attach BRIDGE     make BRIDGE an EtheReal switch\n"
+"       etherealctl [ switch ] detach BRIDGE     make it a plain bridge again\n"
+"       etherealctl [ switch ] show [ BRIDGE ]\n"
+"       etherealctl [ switch ] stats [ BRIDGE ]  with each port's counters\n"
+"       etherealctl [ switch ] set BRIDGE lifetime TIME\n"
+"                                    soft state of signaled connections\n"
+"       etherealctl [ switch ] showconf [ BRIDGE ]\n"
+"                                    its configuration, as commands for -batch\n";
+
+static const char port_help[] =
+"Usage: etherealctl port show [ BRIDGE | dev PORT ]\n"
+"       etherealctl port set dev PORT [ role { peripheral | trunk } ]\n"
+"                                     [ host-conns N ] [ host-rate RATE ]\n"
+"host-conns, host-rate: the quota of the host on PORT (0: none).\n";
+
+static const char conn_help[] =
+"Usage: etherealctl conn add dev PORT id ID out PORT { outid ID | lladdr MAC }\n"
+"                            rate RATE [ burst SIZE ] [ maxpkt SIZE ]\n"
+"                            [ daddr ADDR ] [ swap ]\n"
+"       etherealctl conn del dev PORT id ID\n"
+"       etherealctl conn show [ BRIDGE | dev PORT [ id ID ] ]\n"
+"ID: 03:09, 0x0309 or 777, from 00:0b to ff:fe. RATE and SIZE as in tc(8).\n";
+
+static const char neigh_help[] =
+"Usage: etherealctl neigh add ADDR lladdr MAC dev PORT   static binding\n"
+"       etherealctl neigh del ADDR dev PORT\n"
+"       etherealctl neigh show [ BRIDGE | dev PORT ]\n";
+
+static const char main_help[] =
+"Usage: etherealctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
+"       etherealctl [ OPTIONS ] [ -force ] -batch FILE\n"
+"where  OBJECT := { switch | port | conn | neigh }\n"
+"       OPTIONS := { -V[ersion] | -s[tatistics] | -d[etails] | -j[son] |\n"
+"                    -p[retty] | -n[etns] NAME | -h[elp] }\n"
+"Commands and keywords may be abbreviated (\"c s\" for \"conn show\"). -batch\n"
+"runs a command per line of FILE (- for standard input) and stops at the\n"
+"first that fails, unless -force. Exit status: 1 for a wrong command line,\n"
+"2 when the kernel refused.\n";
+
+static const struct {
+	const char *name;
+	const char *help;
+} objects[] = {
+	{ "switch", switch_help },
+	{ "port", port_help },
+	{ "conn", conn_help },
+	{ "neigh", neigh_help },
+};
+
+int show_help(const char *object)
+{
+	size_t i;
+
+	if (!object) {
+		fputs(main_help, stdout);
+		for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
+			putchar('\n');
+			fputs(objects[i].help, stdout);
+		}
+		return 0;
+	}
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++)
+		if (!strcmp(object, objects[i].name))
+			fputs(objects[i].help, stdout);
+	return 0;
+}
+
+void ctl_exit(int status)
+{
+	if (ctl.on_fail) {
+		ctl.status = status;
+		longjmp(*ctl.on_fail, 1);
+	}
+	exit(status);
+}
 
 static void vmsg(const char *fmt, va_list ap)
 {
+	fflush(stdout);		/* what came before, first */
 	fputs("etherealctl: ", stderr);
-	if (ctl.batch)
-		fprintf(stderr, "%s:%lu: ", ctl.batch, ctl.line);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -59,7 +122,7 @@ void fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
-	exit(1);
+	ctl_exit(EXIT_USAGE);
 }
 
 void usage_fail(const char *fmt, ...)
@@ -69,17 +132,22 @@ void usage_fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg(fmt, ap);
 	va_end(ap);
-	fputs("Try 'etherealctl --help'.\n", stderr);
-	exit(2);
+	if (ctl.object)
+		fprintf(stderr, "Try 'etherealctl %s help'.\n", ctl.object);
+	else
+		fputs("Try 'etherealctl help'.\n", stderr);
+	ctl_exit(EXIT_USAGE);
 }
 
 void nl_fail(const char *what, int err)
 {
-	if (ctl.nl.errmsg[0])
-		fail("%s: %s", what, ctl.nl.errmsg);
-	if (err == -EPERM)
-		fail("%s: %s (needs CAP_NET_ADMIN)", what, strerror(-err));
-	fail("%s: %s", what, strerror(-err));
+	const char *why = ctl.nl.errmsg[0] ? ctl.nl.errmsg : strerror(-err);
+	int status = ctl.nl.kernel_error ? EXIT_KERNEL : EXIT_USAGE;
+
+	fflush(stdout);
+	fprintf(stderr, "etherealctl: %s: %s%s\n", what, why,
+		err == -EPERM && !ctl.nl.errmsg[0] ? " (needs CAP_NET_ADMIN)" : "");
+	ctl_exit(status);
 }
 
 void ctl_open(void)
@@ -96,9 +164,12 @@ void ctl_open(void)
 		fail("cannot open generic netlink: %s", strerror(-err));
 }
 
-bool matches(const char *arg, const char *keyword)
+const char *keyword(const char *arg, const char *const *keywords)
 {
-	return arg && strcmp(arg, keyword) == 0;
+	for (; *keywords; keywords++)
+		if (matches(arg, *keywords))
+			return *keywords;
+	return NULL;
 }
 
 const char *next_arg(int *argc, char ***argv, const char *what)
@@ -210,6 +281,11 @@ json_t *stats_json(const struct nlattr *nest)
 	return o;
 }
 
+json_t *rate_json(uint64_t bits_per_sec)
+{
+	return json_integer((json_int_t)(bits_per_sec / 8));
+}
+
 void out_add(json_t *obj)
 {
 	json_array_append_new(ctl.out, obj);
@@ -257,87 +333,156 @@ static void enter_netns(const char *name)
 	close(fd);
 }
 
+/* Top-level words, in the order abbreviations are resolved ("s": show). */
+static const char *const top_words[] = {
+	"show", "stats", "set", "showconf", "switch", "port", "conn", "neigh",
+	"attach", "detach", "help", NULL
+};
+
 static int run(int argc, char **argv)
 {
-	const char *cmd = argv[0];
+	const char *cmd = keyword(argv[0], top_words);
 
-	if (matches(cmd, "port"))
+	ctl.object = NULL;
+	if (!cmd)
+		usage_fail("unknown object or command '%s'", argv[0]);
+	if (!strcmp(cmd, "help"))
+		return show_help(NULL);
+	if (!strcmp(cmd, "port"))
 		return do_port(argc - 1, argv + 1);
-	if (matches(cmd, "conn"))
+	if (!strcmp(cmd, "conn"))
 		return do_conn(argc - 1, argv + 1);
-	if (matches(cmd, "neigh"))
+	if (!strcmp(cmd, "neigh"))
 		return do_neigh(argc - 1, argv + 1);
-	if (matches(cmd, "attach") || matches(cmd, "detach") ||
-	    matches(cmd, "show") || matches(cmd, "stats") || matches(cmd, "set"))
-		return do_switch(cmd, argc - 1, argv + 1);
-	usage_fail("unknown command '%s'", cmd);
+	if (!strcmp(cmd, "switch"))
+		return do_switch(argc - 1, argv + 1);
+	return do_switch(argc, argv);
 }
 
-/* Like ip -batch: one command per line, stop at the first that fails. */
-static int run_batch(const char *path)
+/* One command of a batch: 0, or the status it would have exited with. */
+static int run_caught(int argc, char **argv)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *line = NULL, *args[64], *tok, *save;
-	size_t cap = 0;
-	int n;
+	jmp_buf on_fail;
 
-	if (!f)
-		fail("%s: %s", path, strerror(errno));
-	ctl.batch = path;
-	while (getline(&line, &cap, f) > 0) {
-		ctl.line++;
-		n = 0;
-		for (tok = strtok_r(line, " \t\n", &save); tok && n < 64;
-		     tok = strtok_r(NULL, " \t\n", &save))
-			args[n++] = tok;
-		if (n == 0 || args[0][0] == '#')
-			continue;
-		run(n, args);
+	if (setjmp(on_fail)) {
+		ctl.on_fail = NULL;
+		/* A request may have been cut short: the next starts afresh. */
+		nl_close(&ctl.nl);
+		return ctl.status;
 	}
-	free(line);
-	if (f != stdin)
-		fclose(f);
+	ctl.on_fail = &on_fail;
+	run(argc, argv);
+	ctl.on_fail = NULL;
 	return 0;
 }
 
+/*
+ * As ip -batch: a command per line (lib/cmdline.h has the syntax); one
+ * that fails is named by its line, and ends the batch unless -force. The
+ * status is the first failure's.
+ */
+static int run_batch(const char *path, bool force)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct cmdline c = { 0 };
+	int ret = 0, status, r;
+	const char *why;
+
+	if (!f)
+		fail("cannot open '%s': %s", path, strerror(errno));
+	while ((r = cmdline_read(&c, f, &why))) {
+		if (r < 0 && errno != EINVAL)
+			fail("cannot read '%s': %s", path, strerror(errno));
+		if (r < 0) {
+			fflush(stdout);
+			fprintf(stderr, "etherealctl: %s\n", why);
+			status = EXIT_USAGE;
+		} else if (c.argc == 0) {
+			continue;
+		} else {
+			status = run_caught(c.argc, c.argv);
+			if (!status)
+				continue;
+		}
+		fprintf(stderr, "Command failed %s:%lu\n", path, c.first);
+		if (!ret)
+			ret = status;
+		if (!force)
+			break;
+	}
+	cmdline_free(&c);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
+static void print_version(void)
+{
+	printf("etherealctl utility, ethereal-%s\n", VERSION);
+}
+
+/*
+ * Options as ip takes them: each a word of its own, "-" or "--", and
+ * abbreviated to any beginning ("-s", "-stat", "--statistics"); tried in
+ * this order, so that "-s" is -stats.
+ */
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "stats", no_argument, NULL, 's' },
-		{ "netns", required_argument, NULL, 'n' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	const char *batch = NULL;
-	int c, ret;
+	bool force = false;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "+jpsn:b:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': ctl.json = true; break;
-		case 'p': ctl.pretty = true; break;
-		case 's': ctl.stats = true; break;
-		case 'n': enter_netns(optarg); break;
-		case 'b': batch = optarg; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: fputs(usage_text, stderr); return 2;
+	for (argc--, argv++; argc > 0; argc--, argv++) {
+		const char *opt = argv[0];
+
+		if (!strcmp(opt, "--")) {
+			argc--;
+			argv++;
+			break;
+		}
+		if (opt[0] != '-' || !opt[1])
+			break;
+		if (opt[1] == '-')
+			opt++;
+		if (matches(opt, "-stats") || matches(opt, "-statistics")) {
+			ctl.stats = true;
+		} else if (matches(opt, "-details")) {
+			ctl.details = true;
+		} else if (matches(opt, "-Version")) {
+			print_version();
+			return 0;
+		} else if (matches(opt, "-force")) {
+			force = true;
+		} else if (matches(opt, "-batch")) {
+			if (argc < 2)
+				usage_fail("'%s' needs a file (- for standard input)", argv[0]);
+			batch = *++argv;
+			argc--;
+		} else if (matches(opt, "-json")) {
+			ctl.json = true;
+		} else if (matches(opt, "-pretty")) {
+			ctl.pretty = true;
+		} else if (matches(opt, "-help")) {
+			return show_help(NULL);
+		} else if (matches(opt, "-netns")) {
+			if (argc < 2)
+				usage_fail("'%s' needs a network namespace", argv[0]);
+			enter_netns(*++argv);
+			argc--;
+		} else {
+			usage_fail("option '%s' is unknown", argv[0]);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (argc < 1 && !batch) {
-		fputs(usage_text, stderr);
-		return 2;
-	}
-	if (argc > 0 && matches(argv[0], "help")) {
-		fputs(usage_text, stdout);
-		return 0;
+	if (batch && argc > 0)
+		usage_fail("-batch takes its commands from %s, not '%s'",
+			   strcmp(batch, "-") ? batch : "standard input", argv[0]);
+	if (!batch && argc < 1) {
+		fputs(main_help, stderr);
+		return EXIT_USAGE;
 	}
 	if (ctl.json)
 		ctl.out = json_array();
-	ret = batch ? run_batch(batch) : run(argc, argv);
+	ret = batch ? run_batch(batch, force) : run(argc, argv);
 	out_flush();
 	nl_close(&ctl.nl);
 	return ret;

@@ -79,6 +79,7 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
 	nl_nest_table(tb[ETHEREAL_A_NEIGH], nt, ETHEREAL_NEIGH_A_MAX);
 	if (!nt[ETHEREAL_NEIGH_A_IFNAME] || !nt[ETHEREAL_NEIGH_A_ADDR] ||
+	    !nt[ETHEREAL_NEIGH_A_IFINDEX] ||
 	    !nt[ETHEREAL_NEIGH_A_LLADDR] ||
 	    mnl_attr_get_payload_len(nt[ETHEREAL_NEIGH_A_LLADDR]) != ETH_ALEN)
 		return MNL_CB_OK;
@@ -96,16 +97,22 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 				      "port", mnl_attr_get_str(nt[ETHEREAL_NEIGH_A_IFNAME]),
 				      "bridge", bridge, "static", is_static, "bound", bound);
 
-		if (!is_static)
+		if (!is_static || ctl.details)
 			json_object_set_new(o, "age_ms", json_integer(age));
+		if (ctl.details)
+			json_object_set_new(o, "ifindex", json_integer(
+				mnl_attr_get_u32(nt[ETHEREAL_NEIGH_A_IFINDEX])));
 		out_add(o);
 		return MNL_CB_OK;
 	}
 	printf("%s lladdr %s dev %s bridge %s %s", ip, mac,
 	       mnl_attr_get_str(nt[ETHEREAL_NEIGH_A_IFNAME]), bridge,
 	       is_static ? "static" : bound ? "bound" : "learned");
-	if (!is_static)
+	/* -d: a static entry's age too: since it was added */
+	if (!is_static || ctl.details)
 		printf(" age %u.%03us", age / 1000, age % 1000);
+	if (ctl.details)
+		printf(" index %u", mnl_attr_get_u32(nt[ETHEREAL_NEIGH_A_IFINDEX]));
 	putchar('\n');
 	return MNL_CB_OK;
 }
@@ -113,34 +120,45 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 static int neigh_show(int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	const char *what = "neigh show", *port = NULL;
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
-	const char *what = "neigh show";
 
-	ctl_open();
-	nlh = ctl_msg(buf, ETHEREAL_CMD_NEIGH_GET, NLM_F_DUMP);
-	if (argc > 0 && matches(argv[0], "dev")) {
-		what = next_arg(&argc, &argv, "a port");
-		nest = mnl_attr_nest_start(nlh, ETHEREAL_A_NEIGH);
-		mnl_attr_put_u32(nlh, ETHEREAL_NEIGH_A_IFINDEX, ifindex_of(what));
-		mnl_attr_nest_end(nlh, nest);
-	} else if (argc > 0) {
+	if (argc > 0 && matches(argv[0], "dev"))
+		what = port = next_arg(&argc, &argv, "a port");
+	else if (argc > 0)
 		what = argv[0];
-		mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, ifindex_of(what));
-	}
 	if (argc > 1)
 		usage_fail("neigh show: unexpected argument '%s'", argv[1]);
+	ctl_open();
+	nlh = ctl_msg(buf, ETHEREAL_CMD_NEIGH_GET, NLM_F_DUMP);
+	if (port) {
+		nest = mnl_attr_nest_start(nlh, ETHEREAL_A_NEIGH);
+		mnl_attr_put_u32(nlh, ETHEREAL_NEIGH_A_IFINDEX, ifindex_of(port));
+		mnl_attr_nest_end(nlh, nest);
+	} else if (argc > 0) {
+		mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, ifindex_of(what));
+	}
 	ctl_talk(nlh, neigh_cb, NULL, what);
 	return 0;
 }
 
+static const char *const neigh_words[] = {
+	"show", "list", "add", "del", "delete", "help", NULL
+};
+
 int do_neigh(int argc, char **argv)
 {
-	if (argc == 0 || matches(argv[0], "show") || matches(argv[0], "list"))
-		return neigh_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
-	if (matches(argv[0], "add"))
+	const char *cmd = argc > 0 ? keyword(argv[0], neigh_words) : "show";
+
+	ctl.object = "neigh";
+	if (!cmd)
+		usage_fail("neigh: unknown command '%s' (show, add or del)", argv[0]);
+	if (!strcmp(cmd, "help"))
+		return show_help("neigh");
+	if (!strcmp(cmd, "add"))
 		return neigh_change(argc - 1, argv + 1, "add", ETHEREAL_CMD_NEIGH_NEW);
-	if (matches(argv[0], "del"))
+	if (!strcmp(cmd, "del") || !strcmp(cmd, "delete"))
 		return neigh_change(argc - 1, argv + 1, "del", ETHEREAL_CMD_NEIGH_DEL);
-	usage_fail("neigh: unknown command '%s' (show, add or del)", argv[0]);
+	return neigh_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
 }

@@ -39,13 +39,12 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 		mnl_attr_get_u8(pt[ETHEREAL_PORT_A_STP_STATE]) : 0;
 
 	if (ctl.json) {
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I}",
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I}",
 				      "port", name, "bridge", bridge,
 				      "role", role_name(role),
 				      "stp_state", stp_state_name(state),
-				      "rate", (json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_RATE]),
-				      "reserved",
-				      (json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_RESERVED]),
+				      "rate", rate_json(u64_or_0(pt[ETHEREAL_PORT_A_RATE])),
+				      "reserved", rate_json(u64_or_0(pt[ETHEREAL_PORT_A_RESERVED])),
 				      "conns_in",
 				      (json_int_t)u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
 				      "conns_out",
@@ -53,7 +52,10 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 		json_object_set_new(o, "host_conns",
 				    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS])));
 		json_object_set_new(o, "host_rate",
-				    json_integer((json_int_t)u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])));
+				    rate_json(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])));
+		if (ctl.details)
+			json_object_set_new(o, "ifindex",
+					    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX])));
 		if (ctl.stats)
 			json_object_set_new(o, "stats", stats_json(pt[ETHEREAL_PORT_A_STATS]));
 		out_add(o);
@@ -68,12 +70,18 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 	       name, bridge, role_name(role), stp_state_name(state), rate, reserved,
 	       u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
 	       u32_or_0(pt[ETHEREAL_PORT_A_CONNS_OUT]));
-	if (u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS]))
+	/* The host's quota when there is one; -d: always, 0 for none. */
+	if (ctl.details || u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS]))
 		printf(" host-conns %u", u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS]));
-	if (u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])) {
-		format_rate(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE]), quota, sizeof(quota));
+	if (ctl.details || u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])) {
+		if (u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE]))
+			format_rate(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE]), quota, sizeof(quota));
+		else
+			snprintf(quota, sizeof(quota), "0");
 		printf(" host-rate %s", quota);
 	}
+	if (ctl.details)
+		printf(" index %u", u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX]));
 	putchar('\n');
 	if (ctl.stats)
 		stats_print(pt[ETHEREAL_PORT_A_STATS], "    ");
@@ -169,11 +177,18 @@ static int port_set(int argc, char **argv)
 	return 0;
 }
 
+static const char *const port_words[] = { "show", "list", "set", "help", NULL };
+
 int do_port(int argc, char **argv)
 {
-	if (argc == 0 || matches(argv[0], "show") || matches(argv[0], "list"))
-		return port_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
-	if (matches(argv[0], "set"))
+	const char *cmd = argc > 0 ? keyword(argv[0], port_words) : "show";
+
+	ctl.object = "port";
+	if (!cmd)
+		usage_fail("port: unknown command '%s' (show or set)", argv[0]);
+	if (!strcmp(cmd, "help"))
+		return show_help("port");
+	if (!strcmp(cmd, "set"))
 		return port_set(argc - 1, argv + 1);
-	usage_fail("port: unknown command '%s' (show or set)", argv[0]);
+	return port_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));
 }

@@ -87,6 +87,7 @@ static void sig_print(const struct nlattr *nest, const char *indent)
 static int switch_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
+	const struct nlattr *sig[ETHEREAL_SIG_STATS_A_MAX + 1];
 	struct switch_list *list = data;
 	uint32_t ports, conns, lifetime;
 	const char *name;
@@ -101,9 +102,17 @@ static int switch_cb(const struct nlmsghdr *nlh, void *data)
 	conns = tb[ETHEREAL_A_N_CONNS] ? mnl_attr_get_u32(tb[ETHEREAL_A_N_CONNS]) : 0;
 	lifetime = tb[ETHEREAL_A_LIFETIME] ? mnl_attr_get_u32(tb[ETHEREAL_A_LIFETIME]) : 0;
 	list->ifindex[list->n] = mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]);
+	nl_nest_table(tb[ETHEREAL_A_SIG], sig, ETHEREAL_SIG_STATS_A_MAX);
 	if (ctl.json) {
 		o = json_pack("{s:s, s:I, s:I, s:I}", "bridge", name, "ports", (json_int_t)ports,
 			      "connections", (json_int_t)conns, "lifetime_ms", (json_int_t)lifetime);
+		if (ctl.details) {
+			json_object_set_new(o, "ifindex", json_integer(list->ifindex[list->n]));
+			json_object_set_new(o, "pending", json_integer(
+				(json_int_t)sig_stat(sig, ETHEREAL_SIG_STATS_A_PENDING)));
+			json_object_set_new(o, "neighbours", json_integer(
+				(json_int_t)sig_stat(sig, ETHEREAL_SIG_STATS_A_NEIGH)));
+		}
 		if (ctl.stats) {
 			json_object_set_new(o, "stats", stats_json(tb[ETHEREAL_A_STATS]));
 			json_object_set_new(o, "signaling", sig_json(tb[ETHEREAL_A_SIG]));
@@ -112,7 +121,13 @@ static int switch_cb(const struct nlmsghdr *nlh, void *data)
 		out_add(o);
 	} else {
 		format_time((uint64_t)lifetime * 1000000, life, sizeof(life));
-		printf("%s: ports %u connections %u lifetime %s\n", name, ports, conns, life);
+		printf("%s: ports %u connections %u lifetime %s", name, ports, conns, life);
+		/* -d: what signaling holds now (its counters are -s's) */
+		if (ctl.details)
+			printf(" index %u pending %llu neighbours %llu", list->ifindex[list->n],
+			       (unsigned long long)sig_stat(sig, ETHEREAL_SIG_STATS_A_PENDING),
+			       (unsigned long long)sig_stat(sig, ETHEREAL_SIG_STATS_A_NEIGH));
+		putchar('\n');
 		if (ctl.stats) {
 			stats_print(tb[ETHEREAL_A_STATS], "    ");
 			sig_print(tb[ETHEREAL_A_SIG], "    ");
@@ -189,16 +204,13 @@ static int switch_set(int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	uint64_t ns;
+	uint64_t ns = 0;
 	int i;
 
 	if (argc < 1)
 		usage_fail("set needs a bridge");
 	if (argc < 2)
 		usage_fail("set %s: nothing to set (lifetime TIME)", argv[0]);
-	ctl_open();
-	nlh = ctl_msg(buf, ETHEREAL_CMD_SWITCH_SET, 0);
-	mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, ifindex_of(argv[0]));
 	for (i = 1; i < argc; i += 2) {
 		if (!matches(argv[i], "lifetime"))
 			usage_fail("set: unknown setting '%s' (lifetime)", argv[i]);
@@ -208,33 +220,48 @@ static int switch_set(int argc, char **argv)
 		    ns < ETHEREAL_LIFETIME_MIN_MS * 1000000ULL ||
 		    ns > ETHEREAL_LIFETIME_MAX_MS * 1000000ULL)
 			usage_fail("lifetime '%s': a time from 100ms to 1h", argv[i + 1]);
-		mnl_attr_put_u32(nlh, ETHEREAL_A_LIFETIME, ns / 1000000);
 	}
+	ctl_open();
+	nlh = ctl_msg(buf, ETHEREAL_CMD_SWITCH_SET, 0);
+	mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, ifindex_of(argv[0]));
+	mnl_attr_put_u32(nlh, ETHEREAL_A_LIFETIME, ns / 1000000);
 	ctl_talk(nlh, NULL, NULL, argv[0]);
 	return 0;
 }
 
-int do_switch(const char *cmd, int argc, char **argv)
+static const char *const switch_words[] = {
+	"show", "stats", "set", "showconf", "attach", "detach", "help", NULL
+};
+
+int do_switch(int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	const char *bridge = argc > 0 ? argv[0] : NULL;
+	const char *cmd = argc > 0 ? keyword(argv[0], switch_words) : "show";
+	const char *bridge = argc > 1 ? argv[1] : NULL;
 	struct switch_list list;
 	struct nlmsghdr *nlh;
 
-	if (matches(cmd, "set"))
-		return switch_set(argc, argv);
-	if (argc > 1)
-		usage_fail("%s: unexpected argument '%s'", cmd, argv[1]);
-	if ((matches(cmd, "attach") || matches(cmd, "detach")) && !bridge)
+	ctl.object = "switch";
+	if (!cmd)
+		usage_fail("switch: unknown command '%s'", argv[0]);
+	if (!strcmp(cmd, "help"))
+		return show_help("switch");
+	if (!strcmp(cmd, "set"))
+		return switch_set(argc - 1, argv + 1);
+	if (argc > 2)
+		usage_fail("%s: unexpected argument '%s'", cmd, argv[2]);
+	if (!strcmp(cmd, "showconf"))
+		return switch_showconf(bridge);
+	if ((!strcmp(cmd, "attach") || !strcmp(cmd, "detach")) && !bridge)
 		usage_fail("%s needs a bridge", cmd);
 	ctl_open();
-	if (matches(cmd, "show")) {
+	if (!strcmp(cmd, "show")) {
 		switch_list(bridge, &list);
-	} else if (matches(cmd, "stats")) {
+	} else if (!strcmp(cmd, "stats")) {
 		switch_stats(bridge);
 	} else {
-		nlh = ctl_msg(buf, matches(cmd, "attach") ? ETHEREAL_CMD_SWITCH_ATTACH :
-						      ETHEREAL_CMD_SWITCH_DETACH, 0);
+		nlh = ctl_msg(buf, !strcmp(cmd, "attach") ? ETHEREAL_CMD_SWITCH_ATTACH :
+							    ETHEREAL_CMD_SWITCH_DETACH, 0);
 		mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, ifindex_of(bridge));
 		ctl_talk(nlh, NULL, NULL, bridge);
 	}

@@ -113,6 +113,7 @@ static int nl_cb_error(const struct nlmsghdr *nlh, void *data)
 	nl_ext_ack(s, nlh, off);
 	if (e->error == 0)
 		return MNL_CB_STOP;
+	s->kernel_error = true;
 	errno = -e->error;
 	return MNL_CB_ERROR;
 }
@@ -126,6 +127,7 @@ static int nl_cb_done(const struct nlmsghdr *nlh, void *data)
 		err = *(const int *)mnl_nlmsg_get_payload(nlh);
 	if (err) {
 		nl_ext_ack(s, nlh, MNL_NLMSG_HDRLEN + sizeof(int));
+		s->kernel_error = true;
 		errno = -err;
 		return MNL_CB_ERROR;
 	}
@@ -151,6 +153,7 @@ int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 	int ret;
 
 	s->errmsg[0] = '\0';
+	s->kernel_error = false;
 	/* Ask for an ACK so that a request with no reply still ends. */
 	nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(s->mnl, nlh, nlh->nlmsg_len) < 0)

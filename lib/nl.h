@@ -6,6 +6,7 @@
 #ifndef ETHEREAL_NL_H
 #define ETHEREAL_NL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
@@ -15,6 +16,7 @@ struct nl_sock {
 	unsigned int seq;
 	uint16_t genl_family;		/* 0 unless nl_genl_open() */
 	char errmsg[256];		/* extack message of the last error, or "" */
+	bool kernel_error;		/* the last error was the kernel's answer */
 };
 
 int nl_open(struct nl_sock *s, int bus);
@@ -31,7 +33,9 @@ struct nlmsghdr *nl_genl_msg(struct nl_sock *s, void *buf, uint8_t cmd,
 /*
  * Send NLH and process replies until the ACK or the end of the dump,
  * calling CB (may be NULL) for each data message. 0 or -errno; on error
- * s->errmsg holds the kernel's message, if it gave one.
+ * s->errmsg holds the kernel's message, if it gave one, and
+ * s->kernel_error tells the kernel's refusal (an NLMSG_ERROR, or a dump
+ * ended by an error) from the socket's own failure.
  */
 int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 

@@ -127,6 +127,18 @@ void format_rate(uint64_t bps, char *buf, size_t len)
 	format_scaled(v, names[i], buf, len);
 }
 
+void format_rate_exact(uint64_t bps, char *buf, size_t len)
+{
+	static const char *const names[] = { "bit", "Kbit", "Mbit", "Gbit", "Tbit" };
+	unsigned int i = 0;
+
+	while (i < 4 && bps && bps % 1000 == 0) {
+		bps /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)bps, names[i]);
+}
+
 void format_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *const names[] = { "b", "Kb", "Mb", "Gb" };

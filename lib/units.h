@@ -30,6 +30,8 @@ uint64_t default_burst(uint64_t rate, uint64_t span_ns, uint32_t max_pkt);
 
 /* "50Mbit", "1.5Gbit", "800bit" */
 void format_rate(uint64_t bits_per_sec, char *buf, size_t len);
+/* The same, exact, for reading back: "50Mbit", "1500Kbit", "1234567bit" */
+void format_rate_exact(uint64_t bits_per_sec, char *buf, size_t len);
 /* "1514b", "64Kb", "2Mb" (binary multiples, as tc prints) */
 void format_size(uint64_t bytes, char *buf, size_t len);
 /* "10ms", "250us", "1.5s" */

@@ -24,7 +24,7 @@ expect() {
 
 Q="qdisc add dev swp2 root handle 1: ethereal"
 
-ktap_begin 21
+ktap_begin 22
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
@@ -65,4 +65,11 @@ ktap_result "reservation over rt-limit refused by the qdisc's admission" \
 ktap_result "the qdisc is unchanged after all that" \
 	"$(on sw1 tc qdisc show dev swp2 | grep -q "ethereal 1: root.*rate 10Mbit.*rt-limit 60%.*reserved 5Mbit conns 1"
 	   echo $?)" "$(on sw1 tc qdisc show dev swp2)"
+# One unit for rates in JSON: bytes/s, tc's, in etherealctl -j as in tc -j.
+q=$(on sw1 tc -j qdisc show dev swp2 | jq -c '.[0].options | [.rate, .reserved]')
+e=$(ctl sw1 -j port show dev swp2 | jq -c '.[0] | [.rate, .reserved]')
+c=$(ctl sw1 -j conn show dev swp1 id 03:09 | jq -c '.[0].rate')
+ktap_result "rates in JSON: bytes/s, the same in tc -j and etherealctl -j" \
+	"$([ "$q" = "[1250000,625000]" ] && [ "$e" = "$q" ] && [ "$c" = 625000 ]; echo $?)" \
+	"tc -j: $q; etherealctl -j: port $e, conn $c"
 ktap_end

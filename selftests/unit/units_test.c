@@ -105,6 +105,19 @@ TEST(format_reads_back)
 	}
 	format_rate(50000000, buf, sizeof(buf));
 	EXPECT_STREQ("50Mbit", buf);
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		format_rate_exact(rates[i], buf, sizeof(buf));
+		EXPECT_EQ(rates[i], rate(buf)) TH_LOG("%s", buf);
+	}
+	format_rate_exact(1234567, buf, sizeof(buf));
+	EXPECT_EQ(1234567ULL, rate(buf)) TH_LOG("%s", buf);
+	EXPECT_STREQ("1234567bit", buf);
+	format_rate_exact(1500000, buf, sizeof(buf));
+	EXPECT_STREQ("1500Kbit", buf);
+	format_rate_exact(10000000000000ULL, buf, sizeof(buf));
+	EXPECT_STREQ("10Tbit", buf);
+	format_rate_exact(0, buf, sizeof(buf));
+	EXPECT_STREQ("0bit", buf);
 	format_time(10000000, buf, sizeof(buf));
 	EXPECT_STREQ("10ms", buf);
 	format_time(1500000000, buf, sizeof(buf));
