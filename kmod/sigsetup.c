@@ -197,13 +197,12 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 		conn->sig.state = ETHEREAL_CONN_UP;
 		ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
 		memset(&m, 0, sizeof(m));
-		m.type = ETHEREAL_SIG_ACCEPT;
 		m.hops = hop;
 		m.lifetime = conn->sig.lifetime_ms;
 		m.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) |
 			    ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME);
 		ethereal_sig_count(sw, ETHEREAL_SIGC_ACCEPTED);
-		ethereal_sig_send_up(conn, &m);
+		ethereal_sig_send_accept(conn, &m);
 		return;
 	}
 	conn->sig.state = ETHEREAL_CONN_PENDING;
@@ -320,14 +319,13 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 		if (conn->origin == ETHEREAL_ORIGIN_SIGNALED && conn->sig.cookie == m->cookie) {
 			if (conn->sig.state == ETHEREAL_CONN_UP) {
 				struct ethereal_sig_msg a = {
-					.type = ETHEREAL_SIG_ACCEPT,
 					.hops = hop,
 					.lifetime = conn->sig.lifetime_ms,
 					.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) |
 						   ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME),
 				};
 
-				ethereal_sig_send_up(conn, &a);
+				ethereal_sig_send_accept(conn, &a);
 			}
 			return;
 		}
@@ -436,7 +434,7 @@ void ethereal_sig_accept(const struct ethereal_sig_rxinfo *rx,
 	a.lifetime = conn->sig.lifetime_ms;
 	a.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME);
 	ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_ACCEPTED);
-	ethereal_sig_send_up(conn, &a);
+	ethereal_sig_send_accept(conn, &a);
 }
 
 void ethereal_sig_rejected(const struct ethereal_sig_rxinfo *rx,
@@ -479,9 +477,19 @@ void ethereal_sig_teardown(const struct ethereal_sig_rxinfo *rx,
 void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx,
 			  const struct ethereal_sig_msg *m)
 {
-	struct ethereal_conn *conn = ethereal_sig_upstream_conn(rx, m);
 	struct ethereal_sig_msg r = *m;
+	struct ethereal_conn *conn;
 
+	/*
+	 * F_REVERSE: an ack, which only a first switch sends, to its host.
+	 * From a host it was dropped as spoofed; from a switch it answers
+	 * nothing here and goes no further.
+	 */
+	if (m->flags & ETHEREAL_SIG_F_REVERSE) {
+		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_UNEXPECTED);
+		return;
+	}
+	conn = ethereal_sig_upstream_conn(rx, m);
 	if (IS_ERR(conn))
 		return;
 	if (!conn) {
@@ -505,4 +513,21 @@ void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx,
 		return;
 	ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
 	ethereal_sig_send_down(conn, &r);
+	/*
+	 * The first switch acknowledges its host's refresh, with the path's
+	 * lifetime: the host tells a live switch from a dead one
+	 * (ETHEREAL_SIG_FEAT_REFRESH_ACK, offered in the ACCEPT).
+	 */
+	if (conn->sig.has_peer) {
+		struct ethereal_sig_msg a = {
+			.type = ETHEREAL_SIG_REFRESH,
+			.flags = ETHEREAL_SIG_F_REVERSE,
+			.conn_id = m->conn_id,
+			.cookie = conn->sig.cookie,
+			.lifetime = conn->sig.lifetime_ms,
+			.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME),
+		};
+
+		ethereal_sig_send(rx->port, &rx->from, &a);
+	}
 }
