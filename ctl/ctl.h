@@ -61,5 +61,6 @@ int do_switch(const char *cmd, int argc, char **argv);
 int do_port(int argc, char **argv);
 int do_conn(int argc, char **argv);
 int do_neigh(int argc, char **argv);
+int do_monitor(int argc, char **argv);
 
 #endif

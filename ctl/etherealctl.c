@@ -38,6 +38,7 @@ static const char usage_text[] =
 "  neigh show [ BRIDGE | dev PORT ]\n"
 "  neigh add ADDR lladdr MAC dev PORT   bind ADDR and MAC to PORT (static)\n"
 "  neigh del ADDR dev PORT\n"
+"  monitor [ BRIDGE ]            connection events as they happen, until ^C\n"
 "\n"
 "OPTIONS: -j|--json  -p|--pretty  -s|--stats  -n|--netns NAME\n"
 "         -b|--batch FILE (commands one per line, - for stdin)  -h|--help\n"
@@ -267,6 +268,8 @@ static int run(int argc, char **argv)
 		return do_conn(argc - 1, argv + 1);
 	if (matches(cmd, "neigh"))
 		return do_neigh(argc - 1, argv + 1);
+	if (matches(cmd, "monitor"))
+		return do_monitor(argc - 1, argv + 1);
 	if (matches(cmd, "attach") || matches(cmd, "detach") ||
 	    matches(cmd, "show") || matches(cmd, "stats") || matches(cmd, "set"))
 		return do_switch(cmd, argc - 1, argv + 1);
