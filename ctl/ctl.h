@@ -91,5 +91,6 @@ int switch_showconf(const char *bridge);
 int do_port(int argc, char **argv);
 int do_conn(int argc, char **argv);
 int do_neigh(int argc, char **argv);
+int do_monitor(int argc, char **argv);
 
 #endif

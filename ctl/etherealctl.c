@@ -59,10 +59,15 @@ static const char neigh_help[] =
 "       etherealctl neigh del ADDR dev PORT\n"
 "       etherealctl neigh show [ BRIDGE | dev PORT ]\n";
 
+static const char monitor_help[] =
+"Usage: etherealctl monitor [ BRIDGE ]  connection events as they happen,\n"
+"                                      until interrupted (-j: a JSON object\n"
+"                                      a line)\n";
+
 static const char main_help[] =
 "Usage: etherealctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 "       etherealctl [ OPTIONS ] [ -force ] -batch FILE\n"
-"where  OBJECT := { switch | port | conn | neigh }\n"
+"where  OBJECT := { switch | port | conn | neigh | monitor }\n"
 "       OPTIONS := { -V[ersion] | -s[tatistics] | -d[etails] | -j[son] |\n"
 "                    -p[retty] | -n[etns] NAME | -h[elp] }\n"
 "Commands and keywords may be abbreviated (\"c s\" for \"conn show\"). -batch\n"
@@ -78,6 +83,7 @@ static const struct {
 	{ "port", port_help },
 	{ "conn", conn_help },
 	{ "neigh", neigh_help },
+	{ "monitor", monitor_help },
 };
 
 int show_help(const char *object)
@@ -336,7 +342,7 @@ static void enter_netns(const char *name)
 /* Top-level words, in the order abbreviations are resolved ("s": show). */
 static const char *const top_words[] = {
 	"show", "stats", "set", "showconf", "switch", "port", "conn", "neigh",
-	"attach", "detach", "help", NULL
+	"monitor", "attach", "detach", "help", NULL
 };
 
 static int run(int argc, char **argv)
@@ -354,6 +360,12 @@ static int run(int argc, char **argv)
 		return do_conn(argc - 1, argv + 1);
 	if (!strcmp(cmd, "neigh"))
 		return do_neigh(argc - 1, argv + 1);
+	if (!strcmp(cmd, "monitor")) {
+		ctl.object = "monitor";
+		if (argc > 1 && matches(argv[1], "help"))
+			return show_help("monitor");
+		return do_monitor(argc - 1, argv + 1);
+	}
 	if (!strcmp(cmd, "switch"))
 		return do_switch(argc - 1, argv + 1);
 	return do_switch(argc, argv);

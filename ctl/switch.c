@@ -41,6 +41,7 @@ static const char *const sig_names[ETHEREAL_SIG_STATS_A_MAX + 1] = {
 	[ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX] = "setup_miss_max_ns",
 	[ETHEREAL_SIG_STATS_A_NEIGH_REFUSED] = "neigh_refused",
 	[ETHEREAL_SIG_STATS_A_NEIGH_CLAIMS] = "neigh_claims",
+	[ETHEREAL_SIG_STATS_A_EVENT_DROPS] = "event_drops",
 };
 
 static uint64_t sig_stat(const struct nlattr **tb, int type)
@@ -72,7 +73,7 @@ static void sig_print(const struct nlattr *nest, const char *indent)
 	printf("%ssignaling:", indent);
 	for (i = ETHEREAL_SIG_STATS_A_RX; i < ETHEREAL_SIG_STATS_A_SETUP_HIT_N; i++)
 		printf(" %s %llu", sig_names[i], (unsigned long long)sig_stat(tb, i));
-	for (i = ETHEREAL_SIG_STATS_A_NEIGH_REFUSED; i <= ETHEREAL_SIG_STATS_A_NEIGH_CLAIMS; i++)
+	for (i = ETHEREAL_SIG_STATS_A_NEIGH_REFUSED; i <= ETHEREAL_SIG_STATS_A_MAX; i++)
 		printf(" %s %llu", sig_names[i], (unsigned long long)sig_stat(tb, i));
 	printf("\n%ssetup per hop: ARP hit %llu, mean %.1f us, max %.1f us;"
 	       " ARP miss %llu, mean %.1f us, max %.1f us\n", indent,

@@ -63,6 +63,7 @@ enum ethereal_sig_counter {
 	ETHEREAL_SIGC_DROP_UNEXPECTED,
 	ETHEREAL_SIGC_NEIGH_REFUSED,
 	ETHEREAL_SIGC_NEIGH_CLAIMS,
+	ETHEREAL_SIGC_EVENT_DROPS,
 	ETHEREAL_SIGC_N
 };
 
@@ -180,6 +181,11 @@ struct ethereal_conn_sig {
 	u8 state;			/* enum ethereal_conn_state */
 	u8 hop;				/* this switch's, 1 = first */
 	bool has_peer;			/* input port leads to the source host */
+	u16 dport;			/* the receiver's UDP port, from the SETUP */
+	/* How it ends, for the monitor: set before ethereal_conn_del(). */
+	u8 end_event;			/* enum ethereal_event, 0: removed */
+	u8 end_hop;
+	u16 end_reason;
 	u32 cookie;
 	u32 lifetime_ms;
 	unsigned long deadline;		/* jiffies: answer due, or expiry */
@@ -375,5 +381,15 @@ unsigned int ethereal_ingress(void *priv, struct sk_buff *skb,
 /* netlink.c */
 int ethereal_genl_register(void);
 void ethereal_genl_unregister(void);
+/*
+ * Monitor events (ETHEREAL_CMD_CONN_EVENT), RTNL held: about a signaled
+ * connection, or a SETUP refused before one was installed (REJECTED).
+ * Never fail: an event nobody listens to costs a check, one that cannot be
+ * sent is counted (ETHEREAL_SIGC_EVENT_DROPS).
+ */
+struct ethereal_sig_msg;
+void ethereal_nl_conn_event(const struct ethereal_conn *conn, u8 event, u16 reason, u8 hop);
+void ethereal_nl_setup_event(const struct ethereal_port *in, const struct ethereal_sig_msg *req,
+			     u16 reason, u8 hop);
 
 #endif /* _ETHEREAL_H */

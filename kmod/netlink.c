@@ -10,9 +10,22 @@
 #include <net/sock.h>
 
 #include "ethereal.h"
-#include <linux/ethereal_sig.h>
+#include "sigmsg.h"
 
 static struct genl_family ethereal_genl_family;
+
+/* The family's multicast groups, by offset. */
+enum ethereal_mcgrp {
+	ETHEREAL_MCGRP_MONITOR,
+};
+
+static const struct genl_multicast_group ethereal_genl_mcgrps[] = {
+	/* Open to all, as reading is: GETs show as much. */
+	[ETHEREAL_MCGRP_MONITOR] = { .name = ETHEREAL_GENL_MCGRP_MONITOR },
+};
+
+/* Events are sent while this is set: cleared, under RTNL, before unregistering. */
+static bool ethereal_nl_events;
 
 /* Not const: the 6.1 policy macros take a non-const pointer. */
 static struct netlink_range_validation ethereal_id_range __ro_after_init = {
@@ -174,6 +187,7 @@ static const u16 ethereal_sigc_attr[ETHEREAL_SIGC_N] = {
 	[ETHEREAL_SIGC_DROP_UNEXPECTED] = ETHEREAL_SIG_STATS_A_DROP_UNEXPECTED,
 	[ETHEREAL_SIGC_NEIGH_REFUSED] = ETHEREAL_SIG_STATS_A_NEIGH_REFUSED,
 	[ETHEREAL_SIGC_NEIGH_CLAIMS] = ETHEREAL_SIG_STATS_A_NEIGH_CLAIMS,
+	[ETHEREAL_SIGC_EVENT_DROPS] = ETHEREAL_SIG_STATS_A_EVENT_DROPS,
 };
 
 static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
@@ -278,7 +292,8 @@ static int ethereal_fill_conn(struct sk_buff *msg, const struct ethereal_conn *c
 	     (nla_put_u8(msg, ETHEREAL_CONN_A_STATE, conn->sig.state) ||
 	      nla_put_u32(msg, ETHEREAL_CONN_A_EXPIRES,
 			  time_after(conn->sig.deadline, jiffies) ?
-			  jiffies_to_msecs(conn->sig.deadline - jiffies) : 0))) ||
+			  jiffies_to_msecs(conn->sig.deadline - jiffies) : 0) ||
+	      nla_put_u16(msg, ETHEREAL_CONN_A_DPORT, conn->sig.dport))) ||
 	    ethereal_put_stats(msg, ETHEREAL_CONN_A_STATS, sum))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
@@ -926,6 +941,94 @@ out:
 	return err ? err : skb->len;
 }
 
+/* Monitor events: ETHEREAL_CMD_CONN_EVENT to the "monitor" group */
+
+/* A SETUP refused before it installed a connection: what it asked for. */
+struct ethereal_setup_obj {
+	const struct ethereal_port *in;
+	const struct ethereal_sig_msg *req;
+};
+
+static int ethereal_fill_setup(struct sk_buff *msg, const void *obj)
+{
+	const struct ethereal_setup_obj *s = obj;
+	const struct ethereal_sig_msg *req = s->req;
+	struct nlattr *nest;
+
+	if (nla_put_u32(msg, ETHEREAL_A_IFINDEX, s->in->sw->br->ifindex))
+		return -EMSGSIZE;
+	nest = nla_nest_start(msg, ETHEREAL_A_CONN);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, ETHEREAL_CONN_A_IN_IFINDEX, s->in->dev->ifindex) ||
+	    nla_put_string(msg, ETHEREAL_CONN_A_IN_IFNAME, s->in->dev->name) ||
+	    nla_put_u16(msg, ETHEREAL_CONN_A_IN_ID, req->conn_id) ||
+	    (req->daddr && nla_put_be32(msg, ETHEREAL_CONN_A_DADDR, (__force __be32)req->daddr)) ||
+	    nla_put_u16(msg, ETHEREAL_CONN_A_DPORT, req->dport) ||
+	    nla_put_u64_64bit(msg, ETHEREAL_CONN_A_RATE, req->rate, ETHEREAL_CONN_A_PAD) ||
+	    nla_put_u32(msg, ETHEREAL_CONN_A_BURST, req->burst) ||
+	    nla_put_u32(msg, ETHEREAL_CONN_A_MAX_PKT, req->max_pkt) ||
+	    nla_put_u8(msg, ETHEREAL_CONN_A_ORIGIN, ETHEREAL_ORIGIN_SIGNALED))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * One event of switch SW, its connection filled in by FILL, to the
+ * listeners in the switch's namespace. From the signaling paths, in
+ * process context under RTNL: nothing of the packet path. Nobody
+ * listening costs one check; an event that cannot be sent is counted and
+ * the signaling goes on.
+ */
+static void ethereal_event(struct ethereal_switch *sw, u8 event, u16 reason, u8 hop,
+			   ethereal_fill_t fill, const void *obj)
+{
+	struct net *net = dev_net(sw->br);
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	ASSERT_RTNL();
+	if (!READ_ONCE(ethereal_nl_events) ||
+	    !genl_has_listeners(&ethereal_genl_family, net, ETHEREAL_MCGRP_MONITOR))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		goto drop;
+	hdr = genlmsg_put(msg, 0, 0, &ethereal_genl_family, 0, ETHEREAL_CMD_CONN_EVENT);
+	if (!hdr || fill(msg, obj) ||
+	    nla_put_string(msg, ETHEREAL_A_IFNAME, sw->br->name) ||
+	    nla_put_u8(msg, ETHEREAL_A_EVENT, event) ||
+	    (event >= ETHEREAL_EVENT_REJECTED &&
+	     nla_put_u16(msg, ETHEREAL_A_REASON, reason)) ||
+	    (hop && nla_put_u8(msg, ETHEREAL_A_HOP, hop))) {
+		nlmsg_free(msg);
+		goto drop;
+	}
+	genlmsg_end(msg, hdr);
+	/* Consumes MSG. -ESRCH: the last listener left meanwhile. */
+	err = genlmsg_multicast_netns(&ethereal_genl_family, net, msg, 0,
+				      ETHEREAL_MCGRP_MONITOR, GFP_KERNEL);
+	if (!err || err == -ESRCH)
+		return;
+drop:
+	atomic_long_inc(&sw->sig.c[ETHEREAL_SIGC_EVENT_DROPS]);
+}
+
+void ethereal_nl_conn_event(const struct ethereal_conn *conn, u8 event, u16 reason, u8 hop)
+{
+	ethereal_event(conn->in->sw, event, reason, hop, ethereal_fill_conn_obj, conn);
+}
+
+void ethereal_nl_setup_event(const struct ethereal_port *in, const struct ethereal_sig_msg *req,
+			     u16 reason, u8 hop)
+{
+	struct ethereal_setup_obj s = { .in = in, .req = req };
+
+	ethereal_event(in->sw, ETHEREAL_EVENT_REJECTED, reason, hop, ethereal_fill_setup, &s);
+}
+
 static const struct genl_small_ops ethereal_genl_ops[] = {
 	{
 		.cmd = ETHEREAL_CMD_SWITCH_ATTACH,
@@ -999,14 +1102,24 @@ static struct genl_family ethereal_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.small_ops = ethereal_genl_ops,
 	.n_small_ops = ARRAY_SIZE(ethereal_genl_ops),
+	.mcgrps = ethereal_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ethereal_genl_mcgrps),
 };
 
 int __init ethereal_genl_register(void)
 {
-	return genl_register_family(&ethereal_genl_family);
+	int err = genl_register_family(&ethereal_genl_family);
+
+	if (!err)
+		WRITE_ONCE(ethereal_nl_events, true);
+	return err;
 }
 
 void ethereal_genl_unregister(void)
 {
+	/* Events are sent under RTNL: none is under way once this is clear. */
+	rtnl_lock();
+	WRITE_ONCE(ethereal_nl_events, false);
+	rtnl_unlock();
 	genl_unregister_family(&ethereal_genl_family);
 }

@@ -15,6 +15,8 @@
 #define ETHEREAL_SIG_ANSWER_TIMEOUT (2 * HZ)	/* downstream must answer */
 #define ETHEREAL_SIG_ARP_TIMEOUT (HZ)		/* the receiver must answer ARP */
 #define ETHEREAL_SIG_ARP_RETRY	(HZ / 5)
+/* What a first switch offers its host (ETHEREAL_SIG_A_FEATURES of ACCEPT). */
+#define ETHEREAL_SIG_FEATURES	ETHEREAL_SIG_FEAT_REFRESH_ACK
 
 /* A setup waiting for the receiver's ARP answer. */
 struct ethereal_sig_wait {
@@ -47,6 +49,7 @@ void ethereal_sig_send(struct ethereal_port *port, const struct ethereal_sig_pee
 		       const struct ethereal_sig_msg *m);
 void ethereal_sig_send_up(struct ethereal_conn *conn, struct ethereal_sig_msg *m);
 void ethereal_sig_send_down(struct ethereal_conn *conn, struct ethereal_sig_msg *m);
+void ethereal_sig_send_accept(struct ethereal_conn *conn, struct ethereal_sig_msg *m);
 void ethereal_sig_reject(struct ethereal_port *in, const struct ethereal_sig_peer *peer,
 			 const struct ethereal_sig_msg *req, u16 reason, u8 hop);
 void ethereal_sig_teardown_msg(struct ethereal_sig_msg *m, u16 reason, bool reverse);

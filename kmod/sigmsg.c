@@ -17,6 +17,7 @@ static const u8 ethereal_sig_attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_HOP] = 1,
 	[ETHEREAL_SIG_A_LIFETIME] = 4,
 	[ETHEREAL_SIG_A_HOPS] = 1,
+	[ETHEREAL_SIG_A_FEATURES] = 4,
 };
 
 static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
@@ -49,6 +50,9 @@ static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
 		break;
 	case ETHEREAL_SIG_A_HOPS:
 		m->hops = v[0];
+		break;
+	case ETHEREAL_SIG_A_FEATURES:
+		m->features = get_unaligned_be32(v);
 		break;
 	}
 }
@@ -169,6 +173,9 @@ size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg 
 			break;
 		case ETHEREAL_SIG_A_HOPS:
 			v[0] = m->hops;
+			break;
+		case ETHEREAL_SIG_A_FEATURES:
+			put_unaligned_be32(m->features, v);
 			break;
 		}
 		p = ethereal_sig_put(p, type, v);

@@ -47,6 +47,7 @@ struct ethereal_sig_msg {
 	u8 hop;
 	u32 lifetime;
 	u8 hops;
+	u32 features;		/* ETHEREAL_SIG_FEAT_* */
 };
 
 /* Why a message was refused, for the counters. */

@@ -99,6 +99,24 @@ void ethereal_sig_send_down(struct ethereal_conn *conn, struct ethereal_sig_msg 
 	ethereal_sig_send(conn->out, NULL, m);
 }
 
+/*
+ * An ACCEPT toward the source. The first switch tells its host what it
+ * offers beyond version 1; between switches that means nothing, and the
+ * attribute is left out whatever the switch downstream put in.
+ */
+void ethereal_sig_send_accept(struct ethereal_conn *conn, struct ethereal_sig_msg *m)
+{
+	m->type = ETHEREAL_SIG_ACCEPT;
+	if (conn->sig.has_peer) {
+		m->features = ETHEREAL_SIG_FEATURES;
+		m->present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES);
+	} else {
+		m->features = 0;
+		m->present &= ~ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES);
+	}
+	ethereal_sig_send_up(conn, m);
+}
+
 void ethereal_sig_reject(struct ethereal_port *in,
 			 const struct ethereal_sig_peer *peer,
 			 const struct ethereal_sig_msg *req, u16 reason, u8 hop)

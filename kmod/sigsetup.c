@@ -44,17 +44,38 @@ static bool ethereal_sig_pending_full(const struct ethereal_port *in)
 		in->sig_pending >= ETHEREAL_SIG_PENDING_HOST);
 }
 
-/* Called by ethereal_conn_del() for every signaled connection. */
+/*
+ * Called by ethereal_conn_del() for every signaled connection: its end, as
+ * the caller set it (ethereal_sig_conn_del()), goes to the monitor. One
+ * deleted without a word (detach, a port leaving) was removed.
+ */
 void ethereal_sig_conn_gone(struct ethereal_conn *conn)
 {
 	struct ethereal_switch *sw = conn->in->sw;
+	bool pending = conn->sig.state == ETHEREAL_CONN_PENDING;
 
 	ASSERT_RTNL();
+	if (!conn->sig.end_event) {
+		conn->sig.end_event = pending ? ETHEREAL_EVENT_REJECTED : ETHEREAL_EVENT_TEARDOWN;
+		conn->sig.end_reason = ETHEREAL_SIG_R_REMOVED;
+		conn->sig.end_hop = pending ? conn->sig.hop : 0;
+	}
+	ethereal_nl_conn_event(conn, conn->sig.end_event, conn->sig.end_reason,
+			       conn->sig.end_hop);
 	list_del(&conn->sig.node);
-	if (conn->sig.state == ETHEREAL_CONN_PENDING)
+	if (pending)
 		ethereal_sig_pending_add(conn->in, -1);
 	else
 		ethereal_sig_count(sw, ETHEREAL_SIGC_TEARDOWNS);
+}
+
+/* Delete a signaled connection, saying how it ended (enum ethereal_event). */
+static void ethereal_sig_conn_del(struct ethereal_conn *conn, u8 event, u16 reason, u8 hop)
+{
+	conn->sig.end_event = event;
+	conn->sig.end_reason = reason;
+	conn->sig.end_hop = hop;
+	ethereal_conn_del(conn);
 }
 
 /*
@@ -74,11 +95,21 @@ void ethereal_sig_conn_teardown(struct ethereal_conn *conn, u16 reason)
 
 		ethereal_sig_reject(conn->in, conn->sig.has_peer ? &conn->sig.peer : NULL,
 				    &req, reason, conn->sig.hop);
-	} else {
-		ethereal_sig_teardown_msg(&m, reason, true);
-		ethereal_sig_send_up(conn, &m);
+		ethereal_sig_conn_del(conn, ETHEREAL_EVENT_REJECTED, reason, conn->sig.hop);
+		return;
 	}
-	ethereal_conn_del(conn);
+	ethereal_sig_teardown_msg(&m, reason, true);
+	ethereal_sig_send_up(conn, &m);
+	ethereal_sig_conn_del(conn, reason == ETHEREAL_SIG_R_EXPIRED ?
+			      ETHEREAL_EVENT_EXPIRED : ETHEREAL_EVENT_TEARDOWN, reason, 0);
+}
+
+/* A setup refused before a connection was installed for it. */
+static void ethereal_sig_refuse(struct ethereal_port *in, const struct ethereal_sig_peer *peer,
+				const struct ethereal_sig_msg *req, u16 reason, u8 hop)
+{
+	ethereal_sig_reject(in, peer, req, reason, hop);
+	ethereal_nl_setup_event(in, req, reason, hop);
 }
 
 /*
@@ -168,7 +199,7 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 
 	if (out == in || READ_ONCE(out->stp_state) != BR_STATE_FORWARDING ||
 	    !netif_running(out->dev) || !netif_carrier_ok(out->dev)) {
-		ethereal_sig_reject(in, peer, req, ETHEREAL_SIG_R_NO_ROUTE, hop);
+		ethereal_sig_refuse(in, peer, req, ETHEREAL_SIG_R_NO_ROUTE, hop);
 		return;
 	}
 	if (cfg.to_host)
@@ -180,33 +211,34 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 		/* -EBUSY is either ID: the input's taken while this waited for ARP. */
 		if (PTR_ERR(conn) == -EBUSY && xa_load(&in->in_conns, req->conn_id))
 			reason = ETHEREAL_SIG_R_ID_IN_USE;
-		ethereal_sig_reject(in, peer, req, reason, hop);
+		ethereal_sig_refuse(in, peer, req, reason, hop);
 		return;
 	}
 	conn->sig.cookie = req->cookie;
 	conn->sig.hop = hop;
+	conn->sig.dport = req->dport;
 	conn->sig.has_peer = !!peer;
 	if (peer)
 		conn->sig.peer = *peer;
 	conn->sig.lifetime_ms = sw->sig.lifetime_ms;
+	/* The last switch: the connection is complete. */
+	conn->sig.state = cfg.to_host ? ETHEREAL_CONN_UP : ETHEREAL_CONN_PENDING;
 	list_add_tail(&conn->sig.node, &sw->sig.conns);
 	ethereal_sig_time_add(missed ? &sw->sig.t_miss : &sw->sig.t_hit, arrival);
+	ethereal_nl_conn_event(conn, ETHEREAL_EVENT_ADDED, 0, 0);
 
 	if (cfg.to_host) {
-		/* The last switch: the connection is complete. */
-		conn->sig.state = ETHEREAL_CONN_UP;
 		ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
 		memset(&m, 0, sizeof(m));
-		m.type = ETHEREAL_SIG_ACCEPT;
 		m.hops = hop;
 		m.lifetime = conn->sig.lifetime_ms;
 		m.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) |
 			    ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME);
 		ethereal_sig_count(sw, ETHEREAL_SIGC_ACCEPTED);
-		ethereal_sig_send_up(conn, &m);
+		ethereal_sig_send_accept(conn, &m);
+		ethereal_nl_conn_event(conn, ETHEREAL_EVENT_ACCEPTED, 0, 0);
 		return;
 	}
-	conn->sig.state = ETHEREAL_CONN_PENDING;
 	ethereal_sig_deadline(conn, ETHEREAL_SIG_ANSWER_TIMEOUT);
 	ethereal_sig_pending_add(in, 1);
 	m.hop = hop;
@@ -256,7 +288,7 @@ void ethereal_sig_waiting(struct ethereal_switch *sw)
 					     w->has_peer ? &w->peer : NULL, w->hop,
 					     w->arrival, true);
 		} else if (time_after_eq(jiffies, w->deadline)) {
-			ethereal_sig_reject(w->in, w->has_peer ? &w->peer : NULL, &w->m,
+			ethereal_sig_refuse(w->in, w->has_peer ? &w->peer : NULL, &w->m,
 					    ETHEREAL_SIG_R_NO_ROUTE, w->hop);
 		} else {
 			if (w->probes && time_after_eq(jiffies, w->next_probe)) {
@@ -311,7 +343,7 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 	else if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP))
 		hop = m->hop + 1;
 	if (!ethereal_sig_setup_valid(m)) {
-		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_INVALID, hop);
+		ethereal_sig_refuse(in, peer, m, ETHEREAL_SIG_R_INVALID, hop);
 		return;
 	}
 	conn = xa_load(&in->in_conns, m->conn_id);
@@ -320,18 +352,17 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 		if (conn->origin == ETHEREAL_ORIGIN_SIGNALED && conn->sig.cookie == m->cookie) {
 			if (conn->sig.state == ETHEREAL_CONN_UP) {
 				struct ethereal_sig_msg a = {
-					.type = ETHEREAL_SIG_ACCEPT,
 					.hops = hop,
 					.lifetime = conn->sig.lifetime_ms,
 					.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) |
 						   ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME),
 				};
 
-				ethereal_sig_send_up(conn, &a);
+				ethereal_sig_send_accept(conn, &a);
 			}
 			return;
 		}
-		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_ID_IN_USE, hop);
+		ethereal_sig_refuse(in, peer, m, ETHEREAL_SIG_R_ID_IN_USE, hop);
 		return;
 	}
 	list_for_each_entry(w, &sw->sig.waiting, node)
@@ -341,7 +372,7 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 	/* Only a setup that will wait (for ARP, or downstream) needs room. */
 	if ((err == -EAGAIN || (!err && out->role != ETHEREAL_PORT_PERIPHERAL)) &&
 	    ethereal_sig_pending_full(in)) {
-		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_BUSY, hop);
+		ethereal_sig_refuse(in, peer, m, ETHEREAL_SIG_R_BUSY, hop);
 		return;
 	}
 	if (!err) {
@@ -350,14 +381,14 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 		return;
 	}
 	if (err != -EAGAIN) {
-		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_NO_ROUTE, hop);
+		ethereal_sig_refuse(in, peer, m, ETHEREAL_SIG_R_NO_ROUTE, hop);
 		return;
 	}
 	/* Miss: ask, and wait a bounded time for the answer. */
 	ethereal_sig_count(sw, ETHEREAL_SIGC_ARP_MISSES);
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w) {
-		ethereal_sig_reject(in, peer, m, ETHEREAL_SIG_R_NO_MEMORY, hop);
+		ethereal_sig_refuse(in, peer, m, ETHEREAL_SIG_R_NO_MEMORY, hop);
 		return;
 	}
 	w->in = in;
@@ -436,7 +467,8 @@ void ethereal_sig_accept(const struct ethereal_sig_rxinfo *rx,
 	a.lifetime = conn->sig.lifetime_ms;
 	a.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME);
 	ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_ACCEPTED);
-	ethereal_sig_send_up(conn, &a);
+	ethereal_sig_send_accept(conn, &a);
+	ethereal_nl_conn_event(conn, ETHEREAL_EVENT_ACCEPTED, 0, 0);
 }
 
 void ethereal_sig_rejected(const struct ethereal_sig_rxinfo *rx,
@@ -451,7 +483,8 @@ void ethereal_sig_rejected(const struct ethereal_sig_rxinfo *rx,
 	}
 	ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_REJECTED);
 	ethereal_sig_send_up(conn, &r);
-	ethereal_conn_del(conn);
+	ethereal_sig_conn_del(conn, ETHEREAL_EVENT_REJECTED, m->reason,
+			      m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP) ? m->hop : 0);
 }
 
 void ethereal_sig_teardown(const struct ethereal_sig_rxinfo *rx,
@@ -473,15 +506,25 @@ void ethereal_sig_teardown(const struct ethereal_sig_rxinfo *rx,
 		ethereal_sig_send_up(conn, &t);
 	else
 		ethereal_sig_send_down(conn, &t);
-	ethereal_conn_del(conn);
+	ethereal_sig_conn_del(conn, ETHEREAL_EVENT_TEARDOWN, m->reason, 0);
 }
 
 void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx,
 			  const struct ethereal_sig_msg *m)
 {
-	struct ethereal_conn *conn = ethereal_sig_upstream_conn(rx, m);
 	struct ethereal_sig_msg r = *m;
+	struct ethereal_conn *conn;
 
+	/*
+	 * F_REVERSE: an ack, which only a first switch sends, to its host.
+	 * From a host it was dropped as spoofed; from a switch it answers
+	 * nothing here and goes no further.
+	 */
+	if (m->flags & ETHEREAL_SIG_F_REVERSE) {
+		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_UNEXPECTED);
+		return;
+	}
+	conn = ethereal_sig_upstream_conn(rx, m);
 	if (IS_ERR(conn))
 		return;
 	if (!conn) {
@@ -505,4 +548,21 @@ void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx,
 		return;
 	ethereal_sig_deadline(conn, msecs_to_jiffies(conn->sig.lifetime_ms));
 	ethereal_sig_send_down(conn, &r);
+	/*
+	 * The first switch acknowledges its host's refresh, with the path's
+	 * lifetime: the host tells a live switch from a dead one
+	 * (ETHEREAL_SIG_FEAT_REFRESH_ACK, offered in the ACCEPT).
+	 */
+	if (conn->sig.has_peer) {
+		struct ethereal_sig_msg a = {
+			.type = ETHEREAL_SIG_REFRESH,
+			.flags = ETHEREAL_SIG_F_REVERSE,
+			.conn_id = m->conn_id,
+			.cookie = conn->sig.cookie,
+			.lifetime = conn->sig.lifetime_ms,
+			.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME),
+		};
+
+		ethereal_sig_send(rx->port, &rx->from, &a);
+	}
 }

@@ -204,11 +204,42 @@ void nl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max)
 		mnl_attr_parse_nested(nest, nl_table_cb, &t);
 }
 
+/* What CTRL_CMD_GETFAMILY tells: the family's ID, and a multicast group's. */
+struct nl_family {
+	const char *group;		/* the group wanted, or NULL */
+	uint16_t id;
+	uint32_t group_id;		/* 0: no such group */
+};
+
+/* CTRL_ATTR_MCAST_GROUPS: a nest per group, of its name and ID. */
+static int nl_group_attr(const struct nlattr *nest, void *data)
+{
+	const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1];
+	struct nl_family *f = data;
+
+	nl_nest_table(nest, tb, CTRL_ATTR_MCAST_GRP_MAX);
+	if (tb[CTRL_ATTR_MCAST_GRP_NAME] && tb[CTRL_ATTR_MCAST_GRP_ID] &&
+	    mnl_attr_validate(tb[CTRL_ATTR_MCAST_GRP_NAME], MNL_TYPE_NUL_STRING) == 0 &&
+	    mnl_attr_validate(tb[CTRL_ATTR_MCAST_GRP_ID], MNL_TYPE_U32) == 0 &&
+	    strcmp(mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]), f->group) == 0)
+		f->group_id = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	return MNL_CB_OK;
+}
+
 static int nl_family_attr(const struct nlattr *attr, void *data)
 {
-	if (mnl_attr_get_type(attr) == CTRL_ATTR_FAMILY_ID &&
-	    mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
-		*(uint16_t *)data = mnl_attr_get_u16(attr);
+	struct nl_family *f = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case CTRL_ATTR_FAMILY_ID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U16) == 0)
+			f->id = mnl_attr_get_u16(attr);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		if (f->group)
+			mnl_attr_parse_nested(attr, nl_group_attr, f);
+		break;
+	}
 	return MNL_CB_OK;
 }
 
@@ -218,26 +249,53 @@ static int nl_family_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int nl_genl_open(struct nl_sock *s, const char *family)
+/* Ask the controller about FAMILY over S, open on NETLINK_GENERIC. */
+static int nl_get_family(struct nl_sock *s, const char *family, struct nl_family *f)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint16_t saved = s->genl_family;
 	struct nlmsghdr *nlh;
-	uint16_t id = 0;
+	int err;
+
+	s->genl_family = GENL_ID_CTRL;
+	nlh = nl_genl_msg(s, buf, CTRL_CMD_GETFAMILY, 1, 0);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
+	err = nl_talk(s, nlh, nl_family_cb, f);
+	s->genl_family = saved;
+	if (!err && !f->id)
+		err = -ENOENT;
+	return err;
+}
+
+int nl_genl_open(struct nl_sock *s, const char *family)
+{
+	struct nl_family f = { 0 };
 	int err;
 
 	err = nl_open(s, NETLINK_GENERIC);
 	if (err)
 		return err;
-	s->genl_family = GENL_ID_CTRL;
-	nlh = nl_genl_msg(s, buf, CTRL_CMD_GETFAMILY, 1, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
-	err = nl_talk(s, nlh, nl_family_cb, &id);
-	if (!err && !id)
-		err = -ENOENT;
+	err = nl_get_family(s, family, &f);
 	if (err) {
 		nl_close(s);
 		return err;
 	}
-	s->genl_family = id;
+	s->genl_family = f.id;
+	return 0;
+}
+
+int nl_genl_join(struct nl_sock *s, const char *family, const char *group)
+{
+	struct nl_family f = { .group = group };
+	int err;
+
+	err = nl_get_family(s, family, &f);
+	if (err)
+		return err;
+	if (!f.group_id)
+		return -ENOENT;
+	if (mnl_socket_setsockopt(s->mnl, NETLINK_ADD_MEMBERSHIP, &f.group_id,
+				  sizeof(f.group_id)) < 0)
+		return -errno;
 	return 0;
 }

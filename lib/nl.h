@@ -22,6 +22,12 @@ struct nl_sock {
 int nl_open(struct nl_sock *s, int bus);
 /* Open NETLINK_GENERIC and resolve FAMILY; -ENOENT if it is not there. */
 int nl_genl_open(struct nl_sock *s, const char *family);
+/*
+ * Join FAMILY's multicast GROUP on S (opened by nl_genl_open()): its
+ * notifications arrive from then on. -ENOENT if the family has no such
+ * group (a module older than the caller).
+ */
+int nl_genl_join(struct nl_sock *s, const char *family, const char *group);
 void nl_close(struct nl_sock *s);
 
 /* Start a message in BUF (MNL_SOCKET_BUFFER_SIZE bytes). */

@@ -3,12 +3,13 @@
 # Signaling (Documentation/signaling.md), driven by a small test client
 # (tools/sigclient), not rtcd: setup and teardown through 1 and 3 switches
 # with traffic on the result; a reject on the middle link leaves nothing
-# reserved anywhere; the ARP miss path; soft-state expiry and refresh; link
-# down; malformed, truncated, oversized and spoofed messages dropped and
-# counted; a VLAN-filtering bridge; a hostile host's setups, ARP probes and
-# addresses held to its port's budgets, and its claims of another host's
-# address or MAC refused; static bindings; a host's quota; a refresh while
-# the setup waits downstream; 1,000 connections set up and torn down.
+# reserved anywhere; the ARP miss path; soft-state expiry and refresh, and
+# the first switch's ack of each refresh; link down; malformed, truncated,
+# oversized and spoofed messages dropped and counted; a VLAN-filtering
+# bridge; a hostile host's setups, ARP probes and addresses held to its
+# port's budgets, and its claims of another host's address or MAC refused;
+# static bindings; a host's quota; a refresh while the setup waits
+# downstream; 1,000 connections set up and torn down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -42,7 +43,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 40
+ktap_begin 43
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -128,14 +129,26 @@ res=$(sig h1 setup 03:0d 10.0.0.99 5000 1mbit 6056 1514)
 ktap_result "nobody answers ARP: rejected, no route" \
 	"$([[ "$res" == "reject id=03:0d reason=no-route hop=1"* ]] && wait_conns 0 2; echo $?)"
 
-# --- soft state ---
+# --- soft state, and the first switch's ack of each refresh ---
 for s in $SW; do ctl $s set br0 lifetime 1s; done
-sig h1 setup 03:0e "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
-sig h1 -p 0 refresh 03:0e 250 24 >/dev/null &
+res=$(sig h1 -k 0x5eed setup 03:0e "$(host_ip h4)" 5000 1mbit 6056 1514)
+ktap_info "$res"
+ktap_result "the first switch's ACCEPT offers the refresh ack (features=1)" \
+	"$([[ "$res" == "accept id=03:0e "*" features=1 "* ]]; echo $?)"
+un2=$(sigstat sw2 drop_unexpected)
+un3=$(sigstat sw3 drop_unexpected)
+sig h1 -p 0 -k 0x5eed -w 1000 refresh 03:0e 250 24 >"$TMPD/refresh" &
 sleep 3
 ktap_result "refreshed every 250 ms: still up after 3 s (lifetime 1 s)" "$(all_conns 1; echo $?)"
+ktap_result "no ack travels between switches (nothing unexpected at sw2, sw3)" \
+	"$([ "$(sigstat sw2 drop_unexpected)" = "$un2" ] &&
+	   [ "$(sigstat sw3 drop_unexpected)" = "$un3" ]; echo $?)"
 exp=$(expired_sum)
 wait
+res=$(cat "$TMPD/refresh")
+ktap_info "$res"
+ktap_result "each refresh of h1's acknowledged by sw1, with the path's lifetime" \
+	"$([[ "$res" == "refresh id=03:0e sent=24 acks=24 lifetime_ms=1000"* ]]; echo $?)"
 # The first switch to expire it tells the others, which may not wait.
 ktap_result "not refreshed: expired, and gone from every switch" \
 	"$(wait_conns 0 3 && [ "$(expired_sum)" -gt "$exp" ]; echo $?)"
@@ -162,12 +175,13 @@ ktap_result "malformed, truncated and oversized: 4 dropped, counted" \
 	"$([ $(( $(sigstat sw1 drop_malformed) - bad )) = 4 ]; echo $?)"
 sp=$(sigstat sw1 drop_spoofed)
 sig h1 raw 0102000c03090000000000aa           # an ACCEPT, from a host
+sig h1 raw 0105000c03090001000000aa           # a refresh ack, from a host
 on h2 ip addr add 10.0.0.1/32 dev eth0 noprefixroute
 sig h2 -s 10.0.0.1 -t 500 setup 03:10 "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
 on h2 ip addr del 10.0.0.1/32 dev eth0
 sleep 0.5
-ktap_result "spoofed: an answer from a host, h2 asking as h1: dropped, counted" \
-	"$([ $(( $(sigstat sw1 drop_spoofed) - sp )) = 2 ] && all_conns 0; echo $?)"
+ktap_result "spoofed: answers from a host (ACCEPT, REFRESH ack), h2 asking as h1: dropped, counted" \
+	"$([ $(( $(sigstat sw1 drop_spoofed) - sp )) = 3 ] && all_conns 0; echo $?)"
 res=$(sig h1 setup 03:11 "$(host_ip h2)" 5000 1mbit 1000 1514)
 ktap_result "burst below the packet size: rejected as invalid" \
 	"$([[ "$res" == "reject id=03:11 reason=invalid hop=1"* ]]; echo $?)"

@@ -7,11 +7,15 @@
  *   sigclient [-c CTL_IP] [-p PORT] [-t MS] [-k COOKIE] [-j] COMMAND ...
  *
  *   setup ID DADDR DPORT RATE BURST MAXPKT
- *       "accept id=03:09 lifetime_ms=N hops=N setup_us=N cookie=0x..", exit 0
+ *       "accept id=03:09 lifetime_ms=N hops=N [features=N] setup_us=N cookie=0x..",
+ *       exit 0
  *       "reject id=03:09 reason=NAME hop=N setup_us=N cookie=0x..", exit 1
  *       "timeout id=03:09", exit 2
  *   teardown ID                       (reason requested) "teardown id=03:09"
- *   refresh ID [INTERVAL_MS COUNT]    "refresh id=03:09 sent=COUNT"
+ *   refresh ID [INTERVAL_MS COUNT]    "refresh id=03:09 sent=COUNT"; with -w MS
+ *       also the switch's acks (REFRESH with F_REVERSE, that ID and cookie)
+ *       that arrived until MS after the last: "acks=N lifetime_ms=L" (the
+ *       last ack's lifetime, when there was one)
  *   batch N FIRST_ID DADDR DPORT RATE BURST MAXPKT
  *       N setups of consecutive IDs, each after the previous one's answer,
  *       then teardowns of those not rejected: "batch n=N accepted=A
@@ -89,7 +93,8 @@ static void usage(void)
 		"  listen MS\n"
 		"  raw HEX\n"
 		"CTL_IP defaults to " DEFAULT_CTL_IP ", PORT (local) to %d, -t MS to 2000;\n"
-		"-w MS: after a setup, print what else arrives within MS;\n"
+		"-w MS: after a setup, print what else arrives within MS; after refreshes,\n"
+		"count the acks that arrive until MS after the last;\n"
 		"-s SRC_IP: send from this local address.\n"
 		"ID as 03:09 or a number, RATE as 5mbit or bit/s, BURST and MAXPKT in bytes.\n",
 		ETHEREAL_SIG_PORT);
@@ -343,6 +348,8 @@ static void print_answer(int type, const struct ethereal_sig_msg *ans,
 			out_uint("lifetime_ms", ans->lifetime);
 		if (ans->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS))
 			out_uint("hops", ans->hops);
+		if (ans->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES))
+			out_uint("features", ans->features);
 		out_uint("setup_us", us);
 		out_cookie(ans->cookie);
 	} else if (type == ETHEREAL_SIG_REJECT) {
@@ -404,10 +411,36 @@ static int cmd_teardown(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Until DEADLINE: the acks of refresh M (REFRESH with F_REVERSE, same ID
+ * and cookie), counted in *ACKS, the last one's lifetime in *LIFETIME.
+ */
+static void refresh_acks(const struct ethereal_sig_msg *m, uint64_t deadline,
+			 unsigned int *acks, u32 *lifetime)
+{
+	struct ethereal_sig_msg a;
+	struct sockaddr_in from;
+	uint64_t at;
+	size_t len;
+	int err;
+
+	while ((err = recv_msg(deadline, &a, &from, &len, &at)) >= 0) {
+		if (err != ETHEREAL_SIG_OK || a.type != ETHEREAL_SIG_REFRESH ||
+		    !(a.flags & ETHEREAL_SIG_F_REVERSE) || a.conn_id != m->conn_id ||
+		    a.cookie != m->cookie)
+			continue;
+		(*acks)++;
+		if (a.present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME))
+			*lifetime = a.lifetime;
+	}
+}
+
 static int cmd_refresh(int argc, char **argv)
 {
 	struct ethereal_sig_msg m = { .type = ETHEREAL_SIG_REFRESH };
 	uint64_t interval = 0, count = 1, i, start;
+	unsigned int acks = 0;
+	u32 lifetime = 0;
 
 	if (argc != 1 && argc != 3)
 		usage();
@@ -420,13 +453,22 @@ static int cmd_refresh(int argc, char **argv)
 	start = now_ns();
 	for (i = 0; i < count; i++) {
 		/* Absolute deadlines: the interval does not drift with sends. */
-		if (i)
+		if (i && cl.wait_ms)
+			refresh_acks(&m, start + i * interval, &acks, &lifetime);
+		else if (i)
 			sleep_until(start + i * interval);
 		send_msg(&m);
 	}
+	if (cl.wait_ms)
+		refresh_acks(&m, now_ns() + (uint64_t)cl.wait_ms * 1000000ULL, &acks, &lifetime);
 	out_begin("refresh");
 	out_id(m.conn_id);
 	out_uint("sent", count);
+	if (cl.wait_ms) {
+		out_uint("acks", acks);
+		if (acks)
+			out_uint("lifetime_ms", lifetime);
+	}
 	out_end();
 	return 0;
 }
@@ -641,6 +683,8 @@ static void print_msg(const struct ethereal_sig_msg *m)
 		out_uint("lifetime_ms", m->lifetime);
 	if (HAS(HOPS))
 		out_uint("hops", m->hops);
+	if (HAS(FEATURES))
+		out_uint("features", m->features);
 #undef HAS
 	out_flags(m->flags);
 	out_cookie(m->cookie);

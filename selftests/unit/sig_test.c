@@ -15,15 +15,15 @@
 
 #define HDR_LEN		sizeof(struct ethereal_sig_hdr)
 #define ALL_ATTRS	(((1U << (ETHEREAL_SIG_A_MAX + 1)) - 1) & ~1U)
-#define FULL_LEN	88	/* header + all nine attributes, padded */
+#define FULL_LEN	96	/* header + all ten attributes, padded */
 
-/* Value sizes of version 1, written out again rather than taken from sigmsg.c. */
+/* Value sizes, written out again rather than taken from sigmsg.c. */
 static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_DADDR] = 4, [ETHEREAL_SIG_A_DPORT] = 2,
 	[ETHEREAL_SIG_A_RATE] = 8, [ETHEREAL_SIG_A_BURST] = 4,
 	[ETHEREAL_SIG_A_MAX_PKT] = 4, [ETHEREAL_SIG_A_REASON] = 2,
 	[ETHEREAL_SIG_A_HOP] = 1, [ETHEREAL_SIG_A_LIFETIME] = 4,
-	[ETHEREAL_SIG_A_HOPS] = 1,
+	[ETHEREAL_SIG_A_HOPS] = 1, [ETHEREAL_SIG_A_FEATURES] = 4,
 };
 
 /*
@@ -55,7 +55,7 @@ static struct ethereal_sig_msg full_msg(unsigned int type)
 		.daddr = htonl(0xc0a80a02), .dport = 5001,
 		.rate = 0x0102030405060708ULL, .burst = 62500, .max_pkt = 1514,
 		.reason = ETHEREAL_SIG_R_LINK_DOWN, .hop = 3, .lifetime = 30000,
-		.hops = 4,
+		.hops = 4, .features = 0x0a0b0c0d,
 	};
 
 	return m;
@@ -81,6 +81,7 @@ static struct ethereal_sig_msg only(const struct ethereal_sig_msg *a, u32 presen
 	COPY(HOP, hop);
 	COPY(LIFETIME, lifetime);
 	COPY(HOPS, hops);
+	COPY(FEATURES, features);
 #undef COPY
 	return m;
 }
@@ -103,6 +104,7 @@ static void expect_same(struct __test_metadata *_metadata,
 	EXPECT_EQ(a->hop, b->hop);
 	EXPECT_EQ(a->lifetime, b->lifetime);
 	EXPECT_EQ(a->hops, b->hops);
+	EXPECT_EQ(a->features, b->features);
 }
 
 /* Parse LEN bytes of BUF from a heap copy of exactly that size. */
@@ -190,6 +192,48 @@ TEST(wire_format)
 	EXPECT_EQ(sizeof(teardown_wire) + 2, get_unaligned_be16(buf + 2));
 	EXPECT_EQ(0, memcmp(teardown_wire + 4, buf + 4, sizeof(teardown_wire) - 4));
 	EXPECT_EQ(0, buf[sizeof(teardown_wire)] | buf[sizeof(teardown_wire) + 1]);
+}
+
+/*
+ * A first switch's ACCEPT to its host, by hand: lifetime 30 s, 3 hops, and
+ * FEATURES offering the refresh ack; then the ack itself, a REFRESH with
+ * F_REVERSE and the lifetime.
+ */
+static const u8 accept_wire[] = {
+	0x01, 0x02, 0x00, 0x24, 0x03, 0x09, 0x00, 0x00, 0xde, 0xad, 0xbe, 0xef,
+	0x00, 0x08, 0x00, 0x08, 0x00, 0x00, 0x75, 0x30,
+	0x00, 0x09, 0x00, 0x05, 0x03, 0x00, 0x00, 0x00,
+	0x00, 0x0a, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01,
+};
+
+static const u8 refresh_ack_wire[] = {
+	0x01, 0x05, 0x00, 0x14, 0x03, 0x09, 0x00, 0x01, 0xde, 0xad, 0xbe, 0xef,
+	0x00, 0x08, 0x00, 0x08, 0x00, 0x00, 0x75, 0x30,
+};
+
+TEST(features_and_refresh_ack)
+{
+	struct ethereal_sig_msg m;
+	u8 buf[ETHEREAL_SIG_MAX_LEN];
+
+	ASSERT_EQ(ETHEREAL_SIG_OK, parse_exact(accept_wire, sizeof(accept_wire), &m));
+	EXPECT_EQ(ETHEREAL_SIG_ACCEPT, m.type);
+	EXPECT_EQ(ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) | ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) |
+		  ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES), m.present);
+	EXPECT_EQ(30000U, m.lifetime);
+	EXPECT_EQ(3, m.hops);
+	EXPECT_EQ(ETHEREAL_SIG_FEAT_REFRESH_ACK, m.features);
+	ASSERT_EQ(sizeof(accept_wire), ethereal_sig_build(buf, sizeof(buf), &m));
+	EXPECT_EQ(0, memcmp(accept_wire, buf, sizeof(accept_wire)));
+
+	ASSERT_EQ(ETHEREAL_SIG_OK,
+		  parse_exact(refresh_ack_wire, sizeof(refresh_ack_wire), &m));
+	EXPECT_EQ(ETHEREAL_SIG_REFRESH, m.type);
+	EXPECT_EQ(ETHEREAL_SIG_F_REVERSE, m.flags);
+	EXPECT_EQ(ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME), m.present);
+	EXPECT_EQ(30000U, m.lifetime);
+	ASSERT_EQ(sizeof(refresh_ack_wire), ethereal_sig_build(buf, sizeof(buf), &m));
+	EXPECT_EQ(0, memcmp(refresh_ack_wire, buf, sizeof(refresh_ack_wire)));
 }
 
 TEST(round_trip_every_type_all_attributes)

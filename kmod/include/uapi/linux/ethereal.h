@@ -10,6 +10,8 @@
 
 #define ETHEREAL_GENL_NAME	"ethereal"
 #define ETHEREAL_GENL_VERSION	1
+/* Multicast group of the family: ETHEREAL_CMD_CONN_EVENT notifications. */
+#define ETHEREAL_GENL_MCGRP_MONITOR	"monitor"
 
 /*
  * Real-time frames carry FF:FF:FF:FF:X:Y as destination MAC, X:Y being a
@@ -72,6 +74,24 @@ enum ethereal_conn_state {
 	ETHEREAL_CONN_PENDING,		/* waiting for the switches downstream */
 };
 
+/*
+ * What happened to a signaled connection (ETHEREAL_A_EVENT of a
+ * ETHEREAL_CMD_CONN_EVENT). A connection is ADDED when a SETUP installs it,
+ * then ends with exactly one of REJECTED, EXPIRED and TEARDOWN, after
+ * ACCEPTED if it got that far. A setup refused before anything was
+ * installed gives a REJECTED alone.
+ */
+enum ethereal_event {
+	ETHEREAL_EVENT_ADDED = 1,	/* installed: pending, or up at the last switch */
+	ETHEREAL_EVENT_ACCEPTED,	/* up: accepted all the way */
+	ETHEREAL_EVENT_REJECTED,	/* the setup failed: A_REASON, A_HOP */
+	ETHEREAL_EVENT_EXPIRED,		/* not refreshed within its lifetime here */
+	ETHEREAL_EVENT_TEARDOWN,	/* ended otherwise: A_REASON */
+	__ETHEREAL_EVENT_MAX
+};
+
+#define ETHEREAL_EVENT_MAX (__ETHEREAL_EVENT_MAX - 1)
+
 /* Soft state: a signaled connection not refreshed within it expires. */
 #define ETHEREAL_LIFETIME_DEFAULT_MS	30000
 #define ETHEREAL_LIFETIME_MIN_MS	100
@@ -93,6 +113,10 @@ enum ethereal_cmd {
 	ETHEREAL_CMD_NEIGH_NEW,		/* A_NEIGH{IFINDEX, ADDR, LLADDR}: static */
 	ETHEREAL_CMD_NEIGH_DEL,		/* A_NEIGH{IFINDEX, ADDR} */
 	ETHEREAL_CMD_NEIGH_GET,		/* dump: A_IFINDEX or A_NEIGH{IFINDEX} */
+	ETHEREAL_CMD_CONN_EVENT,	/* notification only (group "monitor"):
+					 * A_IFINDEX, A_IFNAME, A_EVENT, A_CONN,
+					 * A_REASON, A_HOP
+					 */
 	__ETHEREAL_CMD_MAX
 };
 
@@ -111,6 +135,9 @@ enum ethereal_attr {
 	ETHEREAL_A_LIFETIME,		/* u32: ms, signaled connections' soft state */
 	ETHEREAL_A_SIG,			/* nest: ETHEREAL_SIG_STATS_A_* (replies) */
 	ETHEREAL_A_NEIGH,		/* nest: ETHEREAL_NEIGH_A_* */
+	ETHEREAL_A_EVENT,		/* u8: enum ethereal_event (notifications) */
+	ETHEREAL_A_REASON,		/* u16: enum ethereal_sig_reason (notifications) */
+	ETHEREAL_A_HOP,			/* u8: the rejecting switch, 1 = first (notifications) */
 	__ETHEREAL_A_MAX
 };
 
@@ -155,6 +182,7 @@ enum ethereal_conn_attr {
 	ETHEREAL_CONN_A_STATS,		/* nest: ETHEREAL_STATS_A_* (replies) */
 	ETHEREAL_CONN_A_STATE,		/* u8: enum ethereal_conn_state (signaled) */
 	ETHEREAL_CONN_A_EXPIRES,	/* u32: ms until expiry or answer due (signaled) */
+	ETHEREAL_CONN_A_DPORT,		/* u16: receiver's UDP port (signaled, replies) */
 	__ETHEREAL_CONN_A_MAX
 };
 
@@ -235,6 +263,9 @@ enum ethereal_sig_stats_attr {
 	ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX,
 	ETHEREAL_SIG_STATS_A_NEIGH_REFUSED,	/* addresses over their port's share */
 	ETHEREAL_SIG_STATS_A_NEIGH_CLAIMS,	/* claims of an address bound elsewhere */
+	ETHEREAL_SIG_STATS_A_EVENT_DROPS,	/* monitor events lost: no memory, or
+						 * a listener's buffer full
+						 */
 	__ETHEREAL_SIG_STATS_A_MAX
 };
 

@@ -38,7 +38,9 @@ struct ethereal_sig_hdr {
  * same ID the request had on that link. A TEARDOWN travelling back toward
  * the source (link down, expiry further along) says so with F_REVERSE: on
  * a link between two switches each end chooses IDs for its own direction,
- * so the ID alone does not tell whose it is.
+ * so the ID alone does not tell whose it is. A REFRESH with F_REVERSE is
+ * the first switch's acknowledgement of its host's REFRESH: it travels on
+ * that link only, never between switches.
  */
 #define ETHEREAL_SIG_F_REVERSE	0x0001
 enum ethereal_sig_type {
@@ -46,7 +48,10 @@ enum ethereal_sig_type {
 	ETHEREAL_SIG_ACCEPT,		/* downstream -> upstream: installed */
 	ETHEREAL_SIG_REJECT,		/* downstream -> upstream: A_REASON */
 	ETHEREAL_SIG_TEARDOWN,		/* either way: release (A_REASON) */
-	ETHEREAL_SIG_REFRESH,		/* upstream -> downstream: still alive */
+	ETHEREAL_SIG_REFRESH,		/* upstream -> downstream: still alive;
+					 * F_REVERSE: first switch -> host, the
+					 * ack (ETHEREAL_SIG_FEAT_REFRESH_ACK)
+					 */
 	__ETHEREAL_SIG_TYPE_MAX
 };
 
@@ -70,13 +75,26 @@ enum ethereal_sig_attr_type {
 					 * the rejecting switch's, 1 = first
 					 */
 	ETHEREAL_SIG_A_LIFETIME,	/* be32: ms without refresh before expiry
-					 * (ACCEPT: the smallest on the path)
+					 * (ACCEPT, REFRESH ack: the smallest
+					 * on the path)
 					 */
 	ETHEREAL_SIG_A_HOPS,		/* u8: switches on the path (ACCEPT) */
+	ETHEREAL_SIG_A_FEATURES,	/* be32: ETHEREAL_SIG_FEAT_* the first
+					 * switch offers its host (ACCEPT to
+					 * the host only)
+					 */
 	__ETHEREAL_SIG_A_MAX
 };
 
 #define ETHEREAL_SIG_A_MAX (__ETHEREAL_SIG_A_MAX - 1)
+
+/*
+ * Features beyond version 1 (ETHEREAL_SIG_A_FEATURES). The header's version
+ * stays 1, which every switch takes: what a later switch adds is announced
+ * here, and a host that does not know a bit ignores it.
+ */
+/* The first switch answers its host's REFRESH: REFRESH|F_REVERSE, A_LIFETIME. */
+#define ETHEREAL_SIG_FEAT_REFRESH_ACK	0x00000001
 
 enum ethereal_sig_reason {
 	ETHEREAL_SIG_R_NONE,
