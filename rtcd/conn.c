@@ -309,25 +309,36 @@ void conn_link_changed(bool up)
 	}
 }
 
-void conn_restore_neigh(void)
+/* K's neighbour entry, if it had one that is gone. */
+static void conn_restore_one(struct rtcd_conn *k)
 {
 	char id[8], ip[INET_ADDRSTRLEN];
-	struct rtcd_conn *k;
 	uint32_t proxy;
 	int err;
 
-	LIST_FOREACH(k, &rtcd.conns, all) {
-		if (!k->neigh)
-			continue;
-		proxy = htonl(prefix_proxy(&rtcd.prefix, k->id));
-		if (rnl_neigh_ours(proxy, k->id) != 0)
-			continue;
-		err = rnl_neigh_add(proxy, k->id);
-		conn_name(k, id);
-		proxy_str(k->id, ip);
-		log_msg("%s: the neighbour entry of %s was gone: %s", id, ip,
-			err ? rnl_strerror(err) : "put back");
+	if (!k->neigh)
+		return;
+	proxy = htonl(prefix_proxy(&rtcd.prefix, k->id));
+	if (rnl_neigh_ours(proxy, k->id) != 0)
+		return;
+	err = rnl_neigh_add(proxy, k->id);
+	conn_name(k, id);
+	proxy_str(k->id, ip);
+	log_msg("%s: the neighbour entry of %s was gone: %s", id, ip,
+		err ? rnl_strerror(err) : "put back");
+}
+
+void conn_restore_neigh(int id)
+{
+	struct rtcd_conn *k;
+
+	if (id >= 0) {
+		if (rtcd.by_id[id])
+			conn_restore_one(rtcd.by_id[id]);
+		return;
 	}
+	LIST_FOREACH(k, &rtcd.conns, all)
+		conn_restore_one(k);
 }
 
 unsigned int conn_handover(void)
@@ -461,8 +472,19 @@ static void conn_due(struct rtcd_conn *k)
 			conn_free(k, ETHEREAL_SIG_R_REQUESTED);
 			return;
 		}
+		/*
+		 * Three refreshes unanswered by a switch that acks them: a
+		 * lifetime without one, so the path has expired wherever it
+		 * was; the switch or its link is gone, or lost it unheard.
+		 */
+		if (k->acks && k->unacked >= RTCD_UNACKED_MAX) {
+			conn_resetup(k, "no answer to refreshes");
+			return;
+		}
 		log_debug("%s: refresh", id);
 		send_type(k, ETHEREAL_SIG_REFRESH, 0);
+		if (k->acks)
+			k->unacked++;
 		if (k->adopt_by && (k->adopt_by - now) / MS + 1 < next)
 			next = (k->adopt_by - now) / MS + 1;
 		due_in(k, next);
@@ -565,6 +587,10 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	k->lifetime_ms = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) ?
 			 m->lifetime : RTCD_LIFETIME_DEFAULT;
 	k->hops = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) ? m->hops : 0;
+	/* A switch that acks refreshes: its silence means something. */
+	k->acks = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES) &&
+		  (m->features & ETHEREAL_SIG_FEAT_REFRESH_ACK);
+	k->unacked = 0;
 	err = rnl_neigh_add(htonl(prefix_proxy(&rtcd.prefix, k->id)), k->id);
 	if (err) {
 		log_msg("%s: cannot add the neighbour entry of %s: %s", id, ip,
@@ -653,6 +679,13 @@ void conn_on_msg(const struct ethereal_sig_msg *m)
 	case ETHEREAL_SIG_REJECT:
 		if (k->state == CONN_PENDING)
 			on_reject(k, m);
+		break;
+	case ETHEREAL_SIG_REFRESH:
+		/* The first switch's ack of our refresh. */
+		if (m->flags & ETHEREAL_SIG_F_REVERSE && k->state == CONN_UP) {
+			log_debug("%s: refresh acked", id);
+			k->unacked = 0;
+		}
 		break;
 	case ETHEREAL_SIG_TEARDOWN:
 		if (!(m->flags & ETHEREAL_SIG_F_REVERSE))

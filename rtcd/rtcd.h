@@ -31,6 +31,7 @@
 #define RTCD_GARP_EVERY_MS	60000
 #define RTCD_ID_IN_USE_TRIES	8	/* other IDs tried after REJECT id-in-use */
 #define RTCD_ADOPT_MS		10000	/* a restart's orphans wait this for their process */
+#define RTCD_UNACKED_MAX	3	/* refreshes unacked (a lifetime): set up again */
 /*
  * A client socket's send buffer: room for a status of thousands of
  * connections (some 200 bytes each) in the one message SEQPACKET allows.
@@ -228,6 +229,8 @@ struct rtcd_conn {
 	bool neigh;			/* its proxy neighbour entry is installed */
 	uint64_t adopt_by;		/* ns: a restart's, unclaimed until then; else 0 */
 	bool resetup;			/* pending again: the switch lost it */
+	bool acks;			/* its first switch acks refreshes (ACCEPT's FEATURES) */
+	unsigned int unacked;		/* refreshes since the last ack */
 };
 
 LIST_HEAD(rtcd_conn_list, rtcd_conn);
@@ -356,8 +359,8 @@ void conn_teardown_leftovers(const struct idmap *left);
 
 /* The link went down or came back: clients told; back, every connection refreshed. */
 void conn_link_changed(bool up);
-/* The proxy neighbour entries that are gone, put back. */
-void conn_restore_neigh(void);
+/* The proxy neighbour entry of connection ID that is gone, put back; -1: all. */
+void conn_restore_neigh(int id);
 
 /* watch.c: link, route, address and neighbour changes (libnl-route) */
 int watch_open(void);

@@ -28,7 +28,13 @@
 
 static struct nl_cache_mngr *mngr;
 static struct nl_cache *links;
-static bool restore_due;
+/*
+ * What to put back after this batch: everything when the link comes back
+ * (going down flushed it all); else only what was deleted, one entry at a
+ * time, so that the cost of an event does not grow with the connections.
+ */
+static bool restore_all, restore_route, restore_ctl;
+static struct idmap restore_ids;
 
 static bool link_is_up(struct rtnl_link *l)
 {
@@ -58,28 +64,37 @@ static void on_link(struct nl_cache *c, struct nl_object *o, int action, void *a
 	log_msg("%s: link %s", rtcd.ifname, up ? "up" : "down");
 	conn_link_changed(up);
 	if (up)
-		restore_due = true;
+		restore_all = true;
 }
 
-/* A route or neighbour of ours may be gone: look after this batch. */
+/* Our route gone: put back after this batch. */
 static void on_route(struct nl_cache *c, struct nl_object *o, int action, void *arg)
 {
 	(void)c;
 	(void)arg;
 	if (action == NL_ACT_DEL &&
 	    rtnl_route_get_protocol((struct rtnl_route *)o) == RTPROT_ETHEREAL)
-		restore_due = true;
+		restore_route = true;
 }
 
+/* A neighbour entry of ours deleted: the control IP's, or a proxy's. */
 static void on_neigh(struct nl_cache *c, struct nl_object *o, int action, void *arg)
 {
 	struct rtnl_neigh *n = (struct rtnl_neigh *)o;
+	struct nl_addr *dst = rtnl_neigh_get_dst(n);
+	uint32_t ip;
+	uint16_t id;
 
 	(void)c;
 	(void)arg;
-	if (rtnl_neigh_get_ifindex(n) == rtcd.ifindex &&
-	    (action == NL_ACT_DEL || action == NL_ACT_CHANGE))
-		restore_due = true;
+	if (action != NL_ACT_DEL || rtnl_neigh_get_ifindex(n) != rtcd.ifindex || !dst ||
+	    nl_addr_get_family(dst) != AF_INET || nl_addr_get_len(dst) != sizeof(ip))
+		return;
+	memcpy(&ip, nl_addr_get_binary_addr(dst), sizeof(ip));
+	if (ip == rtcd.ctl_ip)
+		restore_ctl = true;
+	else if (prefix_conn_id(&rtcd.prefix, ntohl(ip), &id))
+		idmap_mark(&restore_ids, id);
 }
 
 /* A new address: the switch learns hosts from ARP. */
@@ -125,6 +140,7 @@ int watch_open(void)
 			nl_geterror(err));
 		return -1;
 	}
+	idmap_init(&restore_ids);
 	l = rtnl_link_get(links, rtcd.ifindex);
 	rtcd.link_up = l && link_is_up(l);
 	rtnl_link_put(l);
@@ -154,23 +170,33 @@ void watch_close(void)
 void watch_restore(void)
 {
 	char s[INET_ADDRSTRLEN];
-	uint32_t oif;
+	uint32_t oif, id;
 	int err;
 
-	if (!restore_due || !rtcd.link_up || rtcd.stopping)
+	if (!(restore_all || restore_route || restore_ctl || restore_ids.count) ||
+	    !rtcd.link_up || rtcd.stopping)
 		return;
-	restore_due = false;
-	if (rtcd.route_ours && rnl_route_oif(&oif) == -ENOENT) {
+	if ((restore_all || restore_route) && rtcd.route_ours &&
+	    rnl_route_oif(&oif) == -ENOENT) {
 		err = rnl_route_add();
 		log_msg("the proxy prefix's route was gone: %s",
 			err ? rnl_strerror(err) : "put back");
 	}
-	if (rtcd.ctl_neigh && rnl_neigh_ours(rtcd.ctl_ip, ETHEREAL_ID_SIGNAL) == 0) {
+	if ((restore_all || restore_ctl) && rtcd.ctl_neigh &&
+	    rnl_neigh_ours(rtcd.ctl_ip, ETHEREAL_ID_SIGNAL) == 0) {
 		format_ip(rtcd.ctl_ip, s);
 		err = rnl_neigh_add(rtcd.ctl_ip, ETHEREAL_ID_SIGNAL);
 		log_msg("the neighbour entry of the control IP %s was gone: %s", s,
 			err ? rnl_strerror(err) : "put back");
 	}
-	conn_restore_neigh();
-	arp_announce(true);
+	if (restore_all) {
+		conn_restore_neigh(-1);
+		arp_announce(true);
+	} else if (restore_ids.count) {
+		for (id = ETHEREAL_ID_MIN; id <= ETHEREAL_ID_MAX; id++)
+			if (idmap_used(&restore_ids, (uint16_t)id))
+				conn_restore_neigh((int)id);
+	}
+	restore_all = restore_route = restore_ctl = false;
+	idmap_init(&restore_ids);
 }
