@@ -39,7 +39,7 @@ struct ethereal_sig_hdr {
  * the source (link down, expiry further along) says so with F_REVERSE: on
  * a link between two switches each end chooses IDs for its own direction,
  * so the ID alone does not tell whose it is. A REFRESH with F_REVERSE is
- * the first switch's acknowledgement of its host's REFRESH: it travels on
+ * the first switch's acknowledgment of its host's REFRESH: it travels on
  * that link only, never between switches.
  */
 #define ETHEREAL_SIG_F_REVERSE	0x0001
@@ -79,9 +79,9 @@ enum ethereal_sig_attr_type {
 					 * on the path)
 					 */
 	ETHEREAL_SIG_A_HOPS,		/* u8: switches on the path (ACCEPT) */
-	ETHEREAL_SIG_A_FEATURES,	/* be32: ETHEREAL_SIG_FEAT_* the first
-					 * switch offers its host (ACCEPT to
-					 * the host only)
+	ETHEREAL_SIG_A_FEATURES,	/* be32: the ETHEREAL_SIG_FEAT_ bits
+					 * the first switch offers its host
+					 * (ACCEPT to the host only)
 					 */
 	__ETHEREAL_SIG_A_MAX
 };
