@@ -163,7 +163,7 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 
 	(void)data;
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	nl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
 	if (!c[ETHEREAL_CONN_A_IN_IFNAME] || !c[ETHEREAL_CONN_A_OUT_IFNAME] ||
 	    !c[ETHEREAL_CONN_A_IN_ID] || !c[ETHEREAL_CONN_A_RATE])
 		return MNL_CB_OK;

@@ -14,7 +14,7 @@
 #include "nl.h"
 
 struct ctl {
-	struct nl_sock nl;
+	struct enl_sock nl;
 	bool json;
 	bool pretty;
 	bool stats;
@@ -63,7 +63,7 @@ void ctl_talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *data, const char *what);
 /* "02:e7:00:00:00:01" */
 void format_mac(const uint8_t *mac, char *buf, size_t len);
 
-/* Replies: attribute tables indexed by type (nests: nl_nest_table()) */
+/* Replies: attribute tables indexed by type (nests: enl_nest_table()) */
 void attr_table(const struct nlmsghdr *nlh, const struct nlattr **tb, int max);
 
 /* Counters (ETHEREAL_STATS_A_*) of a reply, printed or added to JSON */

@@ -162,7 +162,7 @@ void ctl_open(void)
 
 	if (ctl.nl.mnl)
 		return;
-	err = nl_genl_open(&ctl.nl, ETHEREAL_GENL_NAME);
+	err = enl_genl_open(&ctl.nl, ETHEREAL_GENL_NAME);
 	if (err == -ENOENT)
 		fail("the ethereal module is not loaded "
 		     "(no generic netlink family \"" ETHEREAL_GENL_NAME "\")");
@@ -212,12 +212,12 @@ uint16_t conn_id_arg(const char *s, const char *what)
 
 struct nlmsghdr *ctl_msg(void *buf, uint8_t cmd, uint16_t flags)
 {
-	return nl_genl_msg(&ctl.nl, buf, cmd, ETHEREAL_GENL_VERSION, flags);
+	return enl_genl_msg(&ctl.nl, buf, cmd, ETHEREAL_GENL_VERSION, flags);
 }
 
 void ctl_talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *data, const char *what)
 {
-	int err = nl_talk(&ctl.nl, nlh, cb, data);
+	int err = enl_talk(&ctl.nl, nlh, cb, data);
 
 	if (err)
 		nl_fail(what, err);
@@ -232,7 +232,7 @@ void format_mac(const uint8_t *m, char *buf, size_t len)
 /* Of a generic netlink reply: attributes after its genlmsghdr. */
 void attr_table(const struct nlmsghdr *nlh, const struct nlattr **tb, int max)
 {
-	nl_attr_table(nlh, sizeof(struct genlmsghdr), tb, max);
+	enl_attr_table(nlh, sizeof(struct genlmsghdr), tb, max);
 }
 
 static const char *const stat_names[ETHEREAL_STATS_A_MAX + 1] = {
@@ -261,7 +261,7 @@ void stats_print(const struct nlattr *nest, const char *indent)
 	const struct nlattr *tb[ETHEREAL_STATS_A_MAX + 1];
 	int i;
 
-	nl_nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
+	enl_nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
 	printf("%sRX: packets %llu bytes %llu  TX: packets %llu bytes %llu\n",
 	       indent,
 	       (unsigned long long)stat(tb, ETHEREAL_STATS_A_RX_PACKETS),
@@ -281,7 +281,7 @@ json_t *stats_json(const struct nlattr *nest)
 	json_t *o = json_object();
 	int i;
 
-	nl_nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
+	enl_nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
 	for (i = ETHEREAL_STATS_A_RX_PACKETS; i <= ETHEREAL_STATS_A_MAX; i++)
 		json_object_set_new(o, stat_names[i], json_integer((json_int_t)stat(tb, i)));
 	return o;
@@ -379,7 +379,7 @@ static int run_caught(int argc, char **argv)
 	if (setjmp(on_fail)) {
 		ctl.on_fail = NULL;
 		/* A request may have been cut short: the next starts afresh. */
-		nl_close(&ctl.nl);
+		enl_close(&ctl.nl);
 		return ctl.status;
 	}
 	ctl.on_fail = &on_fail;
@@ -496,6 +496,6 @@ int main(int argc, char **argv)
 		ctl.out = json_array();
 	ret = batch ? run_batch(batch, force) : run(argc, argv);
 	out_flush();
-	nl_close(&ctl.nl);
+	enl_close(&ctl.nl);
 	return ret;
 }

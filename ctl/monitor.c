@@ -84,7 +84,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (!tb[ETHEREAL_A_EVENT] || !tb[ETHEREAL_A_CONN] ||
 	    (want && get_num(tb[ETHEREAL_A_IFINDEX]) != want))
 		return MNL_CB_OK;
-	nl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
 
 	event = event_name((uint8_t)get_num(tb[ETHEREAL_A_EVENT]));
 	if (tb[ETHEREAL_A_REASON])
@@ -190,7 +190,7 @@ int do_monitor(int argc, char **argv)
 	if (argc == 1)
 		bridge = ifindex_of(argv[0]);
 	ctl_open();
-	err = nl_genl_join(&ctl.nl, ETHEREAL_GENL_NAME, ETHEREAL_GENL_MCGRP_MONITOR);
+	err = enl_genl_join(&ctl.nl, ETHEREAL_GENL_NAME, ETHEREAL_GENL_MCGRP_MONITOR);
 	if (err == -ENOENT)
 		fail("monitor: the ethereal module has no \"" ETHEREAL_GENL_MCGRP_MONITOR
 		     "\" group (older than etherealctl)");
@@ -240,6 +240,6 @@ int do_monitor(int argc, char **argv)
 				strerror(errno ? errno : EBADMSG));
 	}
 	fflush(stdout);
-	nl_close(&ctl.nl);
+	enl_close(&ctl.nl);
 	exit(0);
 }

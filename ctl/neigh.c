@@ -77,7 +77,7 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 
 	(void)data;
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	nl_nest_table(tb[ETHEREAL_A_NEIGH], nt, ETHEREAL_NEIGH_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_NEIGH], nt, ETHEREAL_NEIGH_A_MAX);
 	if (!nt[ETHEREAL_NEIGH_A_IFNAME] || !nt[ETHEREAL_NEIGH_A_ADDR] ||
 	    !nt[ETHEREAL_NEIGH_A_IFINDEX] ||
 	    !nt[ETHEREAL_NEIGH_A_LLADDR] ||

@@ -28,7 +28,7 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 
 	(void)data;
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	nl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
 	if (!pt[ETHEREAL_PORT_A_IFNAME])
 		return MNL_CB_OK;
 	name = mnl_attr_get_str(pt[ETHEREAL_PORT_A_IFNAME]);

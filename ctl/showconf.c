@@ -93,7 +93,7 @@ static int conf_port_cb(const struct nlmsghdr *nlh, void *data)
 
 	(void)data;
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	nl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
 	if (!pt[ETHEREAL_PORT_A_IFNAME])
 		return MNL_CB_OK;
 	if (pt[ETHEREAL_PORT_A_HOST_RATE])
@@ -117,7 +117,7 @@ static int conf_neigh_cb(const struct nlmsghdr *nlh, void *data)
 
 	(void)data;
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	nl_nest_table(tb[ETHEREAL_A_NEIGH], nt, ETHEREAL_NEIGH_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_NEIGH], nt, ETHEREAL_NEIGH_A_MAX);
 	if (!nt[ETHEREAL_NEIGH_A_STATIC] || !nt[ETHEREAL_NEIGH_A_IFNAME] ||
 	    !nt[ETHEREAL_NEIGH_A_ADDR] || !nt[ETHEREAL_NEIGH_A_LLADDR] ||
 	    mnl_attr_get_payload_len(nt[ETHEREAL_NEIGH_A_LLADDR]) != ETH_ALEN)
@@ -139,7 +139,7 @@ static int conf_conn_cb(const struct nlmsghdr *nlh, void *data)
 
 	(void)data;
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	nl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
 	if ((c[ETHEREAL_CONN_A_ORIGIN] &&
 	     mnl_attr_get_u8(c[ETHEREAL_CONN_A_ORIGIN]) != ETHEREAL_ORIGIN_STATIC) ||
 	    !c[ETHEREAL_CONN_A_IN_IFNAME] || !c[ETHEREAL_CONN_A_OUT_IFNAME] ||

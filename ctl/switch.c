@@ -58,7 +58,7 @@ static json_t *sig_json(const struct nlattr *nest)
 	json_t *o = json_object();
 	int i;
 
-	nl_nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
+	enl_nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
 	for (i = ETHEREAL_SIG_STATS_A_RX; i <= ETHEREAL_SIG_STATS_A_MAX; i++)
 		json_object_set_new(o, sig_names[i], json_integer((json_int_t)sig_stat(tb, i)));
 	return o;
@@ -69,7 +69,7 @@ static void sig_print(const struct nlattr *nest, const char *indent)
 	const struct nlattr *tb[ETHEREAL_SIG_STATS_A_MAX + 1];
 	int i;
 
-	nl_nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
+	enl_nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
 	printf("%ssignaling:", indent);
 	for (i = ETHEREAL_SIG_STATS_A_RX; i < ETHEREAL_SIG_STATS_A_SETUP_HIT_N; i++)
 		printf(" %s %llu", sig_names[i], (unsigned long long)sig_stat(tb, i));
@@ -103,7 +103,7 @@ static int switch_cb(const struct nlmsghdr *nlh, void *data)
 	conns = tb[ETHEREAL_A_N_CONNS] ? mnl_attr_get_u32(tb[ETHEREAL_A_N_CONNS]) : 0;
 	lifetime = tb[ETHEREAL_A_LIFETIME] ? mnl_attr_get_u32(tb[ETHEREAL_A_LIFETIME]) : 0;
 	list->ifindex[list->n] = mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]);
-	nl_nest_table(tb[ETHEREAL_A_SIG], sig, ETHEREAL_SIG_STATS_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_SIG], sig, ETHEREAL_SIG_STATS_A_MAX);
 	if (ctl.json) {
 		o = json_pack("{s:s, s:I, s:I, s:I}", "bridge", name, "ports", (json_int_t)ports,
 			      "connections", (json_int_t)conns, "lifetime_ms", (json_int_t)lifetime);
@@ -151,7 +151,7 @@ static void switch_list(const char *bridge, struct switch_list *list)
 	} else {
 		nlh = ctl_msg(buf, ETHEREAL_CMD_SWITCH_GET, NLM_F_DUMP);
 	}
-	err = nl_talk(&ctl.nl, nlh, switch_cb, list);
+	err = enl_talk(&ctl.nl, nlh, switch_cb, list);
 	if (err)
 		nl_fail(bridge ? bridge : "show", err);
 }
@@ -165,7 +165,7 @@ static int stats_port_cb(const struct nlmsghdr *nlh, void *data)
 	const char *name;
 
 	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	nl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
+	enl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
 	if (!pt[ETHEREAL_PORT_A_IFNAME])
 		return MNL_CB_OK;
 	name = mnl_attr_get_str(pt[ETHEREAL_PORT_A_IFNAME]);

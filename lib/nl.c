@@ -12,12 +12,12 @@
 #define NL_RECV_SIZE 32768
 
 struct nl_ctx {
-	struct nl_sock *s;
+	struct enl_sock *s;
 	mnl_cb_t cb;
 	void *data;
 };
 
-int nl_open(struct nl_sock *s, int bus)
+int enl_open(struct enl_sock *s, int bus)
 {
 	int one = 1;
 
@@ -40,14 +40,14 @@ int nl_open(struct nl_sock *s, int bus)
 	return 0;
 }
 
-void nl_close(struct nl_sock *s)
+void enl_close(struct enl_sock *s)
 {
 	if (s->mnl)
 		mnl_socket_close(s->mnl);
 	s->mnl = NULL;
 }
 
-struct nlmsghdr *nl_msg(struct nl_sock *s, void *buf, uint16_t type, uint16_t flags)
+struct nlmsghdr *enl_msg(struct enl_sock *s, void *buf, uint16_t type, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 
@@ -57,10 +57,10 @@ struct nlmsghdr *nl_msg(struct nl_sock *s, void *buf, uint16_t type, uint16_t fl
 	return nlh;
 }
 
-struct nlmsghdr *nl_genl_msg(struct nl_sock *s, void *buf, uint8_t cmd,
+struct nlmsghdr *enl_genl_msg(struct enl_sock *s, void *buf, uint8_t cmd,
 			     uint8_t version, uint16_t flags)
 {
-	struct nlmsghdr *nlh = nl_msg(s, buf, s->genl_family, flags);
+	struct nlmsghdr *nlh = enl_msg(s, buf, s->genl_family, flags);
 	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 
 	g->cmd = cmd;
@@ -70,7 +70,7 @@ struct nlmsghdr *nl_genl_msg(struct nl_sock *s, void *buf, uint8_t cmd,
 
 static int nl_ext_ack_attr(const struct nlattr *attr, void *data)
 {
-	struct nl_sock *s = data;
+	struct enl_sock *s = data;
 
 	switch (mnl_attr_get_type(attr)) {
 	case NLMSGERR_ATTR_MSG:
@@ -89,7 +89,7 @@ static int nl_ext_ack_attr(const struct nlattr *attr, void *data)
 }
 
 /* NLMSG_ERROR, and NLMSG_DONE of a dump that failed, carry TLVs after ... */
-static void nl_ext_ack(struct nl_sock *s, const struct nlmsghdr *nlh,
+static void nl_ext_ack(struct enl_sock *s, const struct nlmsghdr *nlh,
 		       unsigned int off)
 {
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || nlh->nlmsg_len <= off)
@@ -100,7 +100,7 @@ static void nl_ext_ack(struct nl_sock *s, const struct nlmsghdr *nlh,
 static int nl_cb_error(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-	struct nl_sock *s = ((struct nl_ctx *)data)->s;
+	struct enl_sock *s = ((struct nl_ctx *)data)->s;
 	unsigned int off = MNL_NLMSG_HDRLEN + sizeof(*e);
 
 	if (nlh->nlmsg_len < off) {
@@ -120,7 +120,7 @@ static int nl_cb_error(const struct nlmsghdr *nlh, void *data)
 
 static int nl_cb_done(const struct nlmsghdr *nlh, void *data)
 {
-	struct nl_sock *s = ((struct nl_ctx *)data)->s;
+	struct enl_sock *s = ((struct nl_ctx *)data)->s;
 	int err = 0;
 
 	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int))
@@ -141,7 +141,7 @@ static int nl_cb_data(const struct nlmsghdr *nlh, void *data)
 	return ctx->cb ? ctx->cb(nlh, ctx->data) : MNL_CB_OK;
 }
 
-int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+int enl_talk(struct enl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
 	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
 		[NLMSG_ERROR] = nl_cb_error,
@@ -186,7 +186,7 @@ static int nl_table_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
-void nl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
+void enl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
 		   const struct nlattr **tb, int max)
 {
 	struct nl_table t = { tb, max };
@@ -195,7 +195,7 @@ void nl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
 	mnl_attr_parse(nlh, offset, nl_table_cb, &t);
 }
 
-void nl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max)
+void enl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max)
 {
 	struct nl_table t = { tb, max };
 
@@ -217,7 +217,7 @@ static int nl_group_attr(const struct nlattr *nest, void *data)
 	const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1];
 	struct nl_family *f = data;
 
-	nl_nest_table(nest, tb, CTRL_ATTR_MCAST_GRP_MAX);
+	enl_nest_table(nest, tb, CTRL_ATTR_MCAST_GRP_MAX);
 	if (tb[CTRL_ATTR_MCAST_GRP_NAME] && tb[CTRL_ATTR_MCAST_GRP_ID] &&
 	    mnl_attr_validate(tb[CTRL_ATTR_MCAST_GRP_NAME], MNL_TYPE_NUL_STRING) == 0 &&
 	    mnl_attr_validate(tb[CTRL_ATTR_MCAST_GRP_ID], MNL_TYPE_U32) == 0 &&
@@ -250,7 +250,7 @@ static int nl_family_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /* Ask the controller about FAMILY over S, open on NETLINK_GENERIC. */
-static int nl_get_family(struct nl_sock *s, const char *family, struct nl_family *f)
+static int nl_get_family(struct enl_sock *s, const char *family, struct nl_family *f)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	uint16_t saved = s->genl_family;
@@ -258,33 +258,33 @@ static int nl_get_family(struct nl_sock *s, const char *family, struct nl_family
 	int err;
 
 	s->genl_family = GENL_ID_CTRL;
-	nlh = nl_genl_msg(s, buf, CTRL_CMD_GETFAMILY, 1, 0);
+	nlh = enl_genl_msg(s, buf, CTRL_CMD_GETFAMILY, 1, 0);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
-	err = nl_talk(s, nlh, nl_family_cb, f);
+	err = enl_talk(s, nlh, nl_family_cb, f);
 	s->genl_family = saved;
 	if (!err && !f->id)
 		err = -ENOENT;
 	return err;
 }
 
-int nl_genl_open(struct nl_sock *s, const char *family)
+int enl_genl_open(struct enl_sock *s, const char *family)
 {
 	struct nl_family f = { 0 };
 	int err;
 
-	err = nl_open(s, NETLINK_GENERIC);
+	err = enl_open(s, NETLINK_GENERIC);
 	if (err)
 		return err;
 	err = nl_get_family(s, family, &f);
 	if (err) {
-		nl_close(s);
+		enl_close(s);
 		return err;
 	}
 	s->genl_family = f.id;
 	return 0;
 }
 
-int nl_genl_join(struct nl_sock *s, const char *family, const char *group)
+int enl_genl_join(struct enl_sock *s, const char *family, const char *group)
 {
 	struct nl_family f = { .group = group };
 	int err;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Netlink requests over libmnl, with the kernel's extended ACK message kept
- * for the user, and generic netlink family resolution.
+ * for the user, and generic netlink family resolution. Named enl_: rtcd
+ * also links libnl, whose nl_close(), nl_sock... an executable's own
+ * symbols of the same name would replace inside libnl itself.
  */
 #ifndef ETHEREAL_NL_H
 #define ETHEREAL_NL_H
@@ -10,30 +12,30 @@
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
-struct nl_sock {
+struct enl_sock {
 	struct mnl_socket *mnl;
 	unsigned int portid;
 	unsigned int seq;
-	uint16_t genl_family;		/* 0 unless nl_genl_open() */
+	uint16_t genl_family;		/* 0 unless enl_genl_open() */
 	char errmsg[256];		/* extack message of the last error, or "" */
 	bool kernel_error;		/* the last error was the kernel's answer */
 };
 
-int nl_open(struct nl_sock *s, int bus);
+int enl_open(struct enl_sock *s, int bus);
 /* Open NETLINK_GENERIC and resolve FAMILY; -ENOENT if it is not there. */
-int nl_genl_open(struct nl_sock *s, const char *family);
+int enl_genl_open(struct enl_sock *s, const char *family);
 /*
- * Join FAMILY's multicast GROUP on S (opened by nl_genl_open()): its
+ * Join FAMILY's multicast GROUP on S (opened by enl_genl_open()): its
  * notifications arrive from then on. -ENOENT if the family has no such
  * group (a module older than the caller).
  */
-int nl_genl_join(struct nl_sock *s, const char *family, const char *group);
-void nl_close(struct nl_sock *s);
+int enl_genl_join(struct enl_sock *s, const char *family, const char *group);
+void enl_close(struct enl_sock *s);
 
 /* Start a message in BUF (MNL_SOCKET_BUFFER_SIZE bytes). */
-struct nlmsghdr *nl_msg(struct nl_sock *s, void *buf, uint16_t type, uint16_t flags);
+struct nlmsghdr *enl_msg(struct enl_sock *s, void *buf, uint16_t type, uint16_t flags);
 /* The same with a generic netlink header for CMD of the resolved family. */
-struct nlmsghdr *nl_genl_msg(struct nl_sock *s, void *buf, uint8_t cmd,
+struct nlmsghdr *enl_genl_msg(struct enl_sock *s, void *buf, uint8_t cmd,
 			     uint8_t version, uint16_t flags);
 
 /*
@@ -43,15 +45,15 @@ struct nlmsghdr *nl_genl_msg(struct nl_sock *s, void *buf, uint8_t cmd,
  * s->kernel_error tells the kernel's refusal (an NLMSG_ERROR, or a dump
  * ended by an error) from the socket's own failure.
  */
-int nl_talk(struct nl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
+int enl_talk(struct enl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 
 /*
  * Attributes by type into TB[0..MAX], NULL where absent: NLH's after its
  * OFFSET bytes of family header, or NEST's (NULL: none). Types above MAX
  * are skipped; validating the values (mnl_attr_validate()) is the caller's.
  */
-void nl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
+void enl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
 		   const struct nlattr **tb, int max);
-void nl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max);
+void enl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max);
 
 #endif

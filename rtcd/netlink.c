@@ -17,11 +17,11 @@
 #include "nl.h"
 #include "rtcd.h"
 
-static struct nl_sock rtnl;
+static struct enl_sock rtnl;
 
 int rnl_open(void)
 {
-	int err = nl_open(&rtnl, NETLINK_ROUTE);
+	int err = enl_open(&rtnl, NETLINK_ROUTE);
 
 	if (err)
 		log_msg("cannot open rtnetlink: %s", strerror(-err));
@@ -30,7 +30,7 @@ int rnl_open(void)
 
 void rnl_close(void)
 {
-	nl_close(&rtnl);
+	enl_close(&rtnl);
 }
 
 const char *rnl_strerror(int err)
@@ -46,7 +46,7 @@ const char *rnl_strerror(int err)
 static struct nlmsghdr *rnl_msg(void *buf, uint16_t type, uint16_t flags)
 {
 	memset(buf, 0, MNL_SOCKET_BUFFER_SIZE);
-	return nl_msg(&rtnl, buf, type, flags);
+	return enl_msg(&rtnl, buf, type, flags);
 }
 
 static struct nlmsghdr *neigh_msg(void *buf, uint16_t type, uint16_t flags, uint32_t ip)
@@ -72,14 +72,14 @@ int rnl_neigh_add(uint32_t ip, uint16_t mac_id)
 	nd->ndm_type = RTN_UNICAST;
 	mnl_attr_put(nlh, NDA_LLADDR, sizeof(mac), mac);
 	mnl_attr_put_u8(nlh, NDA_PROTOCOL, RTPROT_ETHEREAL);
-	return nl_talk(&rtnl, nlh, NULL, NULL);
+	return enl_talk(&rtnl, nlh, NULL, NULL);
 }
 
 int rnl_neigh_del(uint32_t ip)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
-	return nl_talk(&rtnl, neigh_msg(buf, RTM_DELNEIGH, 0, ip), NULL, NULL);
+	return enl_talk(&rtnl, neigh_msg(buf, RTM_DELNEIGH, 0, ip), NULL, NULL);
 }
 
 static struct nlmsghdr *route_msg(void *buf, uint16_t type, uint16_t flags,
@@ -105,7 +105,7 @@ int rnl_route_add(void)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
 	/* EXCL: a route someone else made for the prefix stays theirs. */
-	return nl_talk(&rtnl, route_msg(buf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL,
+	return enl_talk(&rtnl, route_msg(buf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL,
 					htonl(rtcd.prefix.base), (uint8_t)rtcd.prefix.len,
 					RT_TABLE_MAIN), NULL, NULL);
 }
@@ -114,7 +114,7 @@ int rnl_route_del(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
-	return nl_talk(&rtnl, route_msg(buf, RTM_DELROUTE, 0, htonl(rtcd.prefix.base),
+	return enl_talk(&rtnl, route_msg(buf, RTM_DELROUTE, 0, htonl(rtcd.prefix.base),
 					(uint8_t)rtcd.prefix.len, RT_TABLE_MAIN),
 		       NULL, NULL);
 }
@@ -177,7 +177,7 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*nd) ||
 	    nd->ndm_family != AF_INET || nd->ndm_ifindex != rtcd.ifindex)
 		return MNL_CB_OK;
-	nl_attr_table(nlh, sizeof(*nd), tb, NDA_MAX);
+	enl_attr_table(nlh, sizeof(*nd), tb, NDA_MAX);
 	if (!attr_ours(tb[NDA_PROTOCOL]) || !attr_u32(tb[NDA_DST], &dst))
 		return MNL_CB_OK;
 	/* FF:FF:FF:FF:X:Y: the ID, whatever prefix the earlier rtcd had. */
@@ -199,7 +199,7 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*rt) ||
 	    rt->rtm_family != AF_INET || rt->rtm_protocol != RTPROT_ETHEREAL)
 		return MNL_CB_OK;
-	nl_attr_table(nlh, sizeof(*rt), tb, RTA_MAX);
+	enl_attr_table(nlh, sizeof(*rt), tb, RTA_MAX);
 	if (!attr_u32(tb[RTA_OIF], &oif) || oif != (uint32_t)rtcd.ifindex)
 		return MNL_CB_OK;
 	if (!attr_u32(tb[RTA_TABLE], &table))
@@ -225,7 +225,7 @@ static int dump(uint16_t type, mnl_cb_t cb, void *data)
 
 		rt->rtm_family = AF_INET;
 	}
-	return nl_talk(&rtnl, nlh, cb, data);
+	return enl_talk(&rtnl, nlh, cb, data);
 }
 
 static int dump_leftovers(uint16_t type, mnl_cb_t cb, struct leftovers *l)
@@ -253,7 +253,7 @@ static int neigh_find_cb(const struct nlmsghdr *nlh, void *data)
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*nd) ||
 	    nd->ndm_family != AF_INET || nd->ndm_ifindex != rtcd.ifindex)
 		return MNL_CB_OK;
-	nl_attr_table(nlh, sizeof(*nd), tb, NDA_MAX);
+	enl_attr_table(nlh, sizeof(*nd), tb, NDA_MAX);
 	if (!attr_u32(tb[NDA_DST], &dst) || dst != f->ip)
 		return MNL_CB_OK;
 	/* A replace that gives no protocol keeps ours: the MAC tells too. */
@@ -290,7 +290,7 @@ static int prefix_route_cb(const struct nlmsghdr *nlh, void *data)
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*rt) || rt->rtm_family != AF_INET ||
 	    rt->rtm_dst_len != rtcd.prefix.len || rt->rtm_tos)
 		return MNL_CB_OK;
-	nl_attr_table(nlh, sizeof(*rt), tb, RTA_MAX);
+	enl_attr_table(nlh, sizeof(*rt), tb, RTA_MAX);
 	if (!attr_u32(tb[RTA_TABLE], &table))
 		table = rt->rtm_table;
 	if (tb[RTA_PRIORITY])
@@ -359,7 +359,7 @@ int rnl_flush(struct idmap *left, const struct idmap *keep, bool *route_kept)
 			*route_kept = true;
 			continue;
 		}
-		err = nl_talk(&rtnl, route_msg(buf, RTM_DELROUTE, 0, route.v[i].dst,
+		err = enl_talk(&rtnl, route_msg(buf, RTM_DELROUTE, 0, route.v[i].dst,
 					       route.v[i].len, route.v[i].table), NULL, NULL);
 		if (err && err != -ESRCH) {
 			format_ip(route.v[i].dst, ip);

@@ -52,9 +52,9 @@ struct req {
 	struct nlmsghdr *nlh;
 };
 
-static struct nlmsghdr *msg(struct nl_sock *s, struct req *r, uint8_t cmd, uint16_t flags)
+static struct nlmsghdr *msg(struct enl_sock *s, struct req *r, uint8_t cmd, uint16_t flags)
 {
-	r->nlh = nl_genl_msg(s, r->buf, cmd, ETHEREAL_GENL_VERSION, flags);
+	r->nlh = enl_genl_msg(s, r->buf, cmd, ETHEREAL_GENL_VERSION, flags);
 	return r->nlh;
 }
 
@@ -63,17 +63,17 @@ static uint32_t ifx(const char *name)
 	return if_nametoindex(name);
 }
 
-static int attach(struct nl_sock *s, const char *dev)
+static int attach(struct enl_sock *s, const char *dev)
 {
 	struct req r;
 
 	mnl_attr_put_u32(msg(s, &r, ETHEREAL_CMD_SWITCH_ATTACH, 0), ETHEREAL_A_IFINDEX,
 			 ifx(dev));
-	return nl_talk(s, r.nlh, NULL, NULL);
+	return enl_talk(s, r.nlh, NULL, NULL);
 }
 
 /* A connection IN:IN_ID -> OUT:OUT_ID of RATE, and BURST unless 0. */
-static int conn_new_burst(struct nl_sock *s, const char *in, uint16_t in_id, uint64_t rate,
+static int conn_new_burst(struct enl_sock *s, const char *in, uint16_t in_id, uint64_t rate,
 			  uint32_t burst, const char *out, uint16_t out_id)
 {
 	struct nlattr *nest;
@@ -89,17 +89,17 @@ static int conn_new_burst(struct nl_sock *s, const char *in, uint16_t in_id, uin
 	if (burst)
 		mnl_attr_put_u32(r.nlh, ETHEREAL_CONN_A_BURST, burst);
 	mnl_attr_nest_end(r.nlh, nest);
-	return nl_talk(s, r.nlh, NULL, NULL);
+	return enl_talk(s, r.nlh, NULL, NULL);
 }
 
-static int conn_new_on(struct nl_sock *s, const char *in, uint16_t in_id, uint64_t rate,
+static int conn_new_on(struct enl_sock *s, const char *in, uint16_t in_id, uint64_t rate,
 		       const char *out, uint16_t out_id)
 {
 	return conn_new_burst(s, in, in_id, rate, 0, out, out_id);
 }
 
 /* A connection p1:IN_ID -> p2:OUT_ID. */
-static int conn_new(struct nl_sock *s, uint16_t in_id, uint64_t rate, uint16_t out_id)
+static int conn_new(struct enl_sock *s, uint16_t in_id, uint64_t rate, uint16_t out_id)
 {
 	return conn_new_on(s, "p1", in_id, rate, "p2", out_id);
 }
@@ -111,30 +111,30 @@ static int count_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int count_switches(struct nl_sock *s)
+static int count_switches(struct enl_sock *s)
 {
 	struct req r;
 	int n = 0;
 
 	msg(s, &r, ETHEREAL_CMD_SWITCH_GET, NLM_F_DUMP);
-	if (nl_talk(s, r.nlh, count_cb, &n))
+	if (enl_talk(s, r.nlh, count_cb, &n))
 		return -1;
 	return n;
 }
 
 FIXTURE(api) {
-	struct nl_sock s;
+	struct enl_sock s;
 };
 
 FIXTURE_SETUP(api)
 {
 	new_netns_with_bridge();
-	ASSERT_EQ(0, nl_genl_open(&self->s, ETHEREAL_GENL_NAME));
+	ASSERT_EQ(0, enl_genl_open(&self->s, ETHEREAL_GENL_NAME));
 }
 
 FIXTURE_TEARDOWN(api)
 {
-	nl_close(&self->s);
+	enl_close(&self->s);
 }
 
 TEST_F(api, attach_and_detach)
@@ -146,7 +146,7 @@ TEST_F(api, attach_and_detach)
 	ASSERT_EQ(1, count_switches(&self->s));
 	mnl_attr_put_u32(msg(&self->s, &r, ETHEREAL_CMD_SWITCH_DETACH, 0),
 			 ETHEREAL_A_IFINDEX, ifx("br0"));
-	ASSERT_EQ(0, nl_talk(&self->s, r.nlh, NULL, NULL));
+	ASSERT_EQ(0, enl_talk(&self->s, r.nlh, NULL, NULL));
 	ASSERT_EQ(0, count_switches(&self->s));
 }
 
@@ -155,7 +155,7 @@ TEST_F(api, missing_attribute_is_named)
 	struct req r;
 
 	msg(&self->s, &r, ETHEREAL_CMD_SWITCH_ATTACH, 0);
-	EXPECT_EQ(-EINVAL, nl_talk(&self->s, r.nlh, NULL, NULL));
+	EXPECT_EQ(-EINVAL, enl_talk(&self->s, r.nlh, NULL, NULL));
 	EXPECT_NE(NULL, strstr(self->s.errmsg, "missing attribute"));
 }
 
@@ -166,7 +166,7 @@ TEST_F(api, unknown_attribute_rejected)
 	msg(&self->s, &r, ETHEREAL_CMD_SWITCH_ATTACH, 0);
 	mnl_attr_put_u32(r.nlh, ETHEREAL_A_IFINDEX, ifx("br0"));
 	mnl_attr_put_u32(r.nlh, ETHEREAL_A_MAX + 1, 1);
-	EXPECT_EQ(-EINVAL, nl_talk(&self->s, r.nlh, NULL, NULL));
+	EXPECT_EQ(-EINVAL, enl_talk(&self->s, r.nlh, NULL, NULL));
 	EXPECT_NE(0, self->s.errmsg[0]);
 	EXPECT_EQ(0, count_switches(&self->s));
 }
@@ -178,7 +178,7 @@ TEST_F(api, reply_only_attribute_rejected)
 	msg(&self->s, &r, ETHEREAL_CMD_SWITCH_ATTACH, 0);
 	mnl_attr_put_u32(r.nlh, ETHEREAL_A_IFINDEX, ifx("br0"));
 	mnl_attr_put_u32(r.nlh, ETHEREAL_A_N_PORTS, 1);
-	EXPECT_EQ(-EINVAL, nl_talk(&self->s, r.nlh, NULL, NULL));
+	EXPECT_EQ(-EINVAL, enl_talk(&self->s, r.nlh, NULL, NULL));
 }
 
 TEST_F(api, not_a_bridge)
@@ -193,7 +193,7 @@ TEST_F(api, no_such_device)
 
 	mnl_attr_put_u32(msg(&self->s, &r, ETHEREAL_CMD_SWITCH_ATTACH, 0),
 			 ETHEREAL_A_IFINDEX, 99999);
-	EXPECT_EQ(-ENODEV, nl_talk(&self->s, r.nlh, NULL, NULL));
+	EXPECT_EQ(-ENODEV, enl_talk(&self->s, r.nlh, NULL, NULL));
 	EXPECT_STREQ("No such device", self->s.errmsg);
 }
 
@@ -247,13 +247,13 @@ TEST_F(api, rate_bounds)
 }
 
 /* tc qdisc replace dev DEV root ethereal, with one option of TYPE. */
-static int qdisc_opt(struct nl_sock *s, const char *dev, int type, int len, uint64_t v)
+static int qdisc_opt(struct enl_sock *s, const char *dev, int type, int len, uint64_t v)
 {
 	struct nlattr *nest;
 	struct tcmsg *tcm;
 	struct req r;
 
-	r.nlh = nl_msg(s, r.buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE);
+	r.nlh = enl_msg(s, r.buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE);
 	tcm = mnl_nlmsg_put_extra_header(r.nlh, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifx(dev);
@@ -269,7 +269,7 @@ static int qdisc_opt(struct nl_sock *s, const char *dev, int type, int len, uint
 	default: mnl_attr_put_u64(r.nlh, type, v); break;
 	}
 	mnl_attr_nest_end(r.nlh, nest);
-	return nl_talk(s, r.nlh, NULL, NULL);
+	return enl_talk(s, r.nlh, NULL, NULL);
 }
 
 /*
@@ -300,12 +300,12 @@ TEST_F(api, tc_options_at_their_edges)
 		{ TCA_ETHEREAL_MODE, 1, 0, ETHEREAL_MODE_MAX },
 	};
 	static const char *const devs[] = { "p1", "d0" };
-	struct nl_sock rt;
+	struct enl_sock rt;
 	size_t d, o, e;
 
 	ASSERT_EQ(0, attach(&self->s, "br0"));
 	ASSERT_EQ(0, sh("ip link add d0 up type dummy"));
-	ASSERT_EQ(0, nl_open(&rt, NETLINK_ROUTE));
+	ASSERT_EQ(0, enl_open(&rt, NETLINK_ROUTE));
 	for (d = 0; d < sizeof(devs) / sizeof(devs[0]); d++) {
 		for (o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
 			for (e = 0; e < sizeof(edges) / sizeof(edges[0]); e++) {
@@ -333,7 +333,7 @@ TEST_F(api, tc_options_at_their_edges)
 			"ping -q -c 20 -i 0.01 -W 1 -I q1 198.51.100.2 >/dev/null; true"));
 	ASSERT_EQ(0, sh("tc qdisc replace dev p2 root ethereal rate 10tbit"));
 	EXPECT_EQ(0, conn_new(&self->s, 0x0309, 5000000000ULL, 0x0778));
-	nl_close(&rt);
+	enl_close(&rt);
 }
 
 /*
@@ -345,15 +345,15 @@ TEST_F(api, failed_replace_keeps_the_port_scheduled)
 {
 	struct tc_estimator est = { .interval = 10, .ewma_log = 2 };
 	struct nlattr *nest;
-	struct nl_sock rt;
+	struct enl_sock rt;
 	struct tcmsg *tcm;
 	struct req r;
 
 	ASSERT_EQ(0, attach(&self->s, "br0"));
 	ASSERT_EQ(0, sh("tc qdisc replace dev p2 root handle 1: ethereal rate 100mbit"));
 	ASSERT_EQ(0, conn_new(&self->s, 0x0309, 1000000, 0x0778));
-	ASSERT_EQ(0, nl_open(&rt, NETLINK_ROUTE));
-	r.nlh = nl_msg(&rt, r.buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE);
+	ASSERT_EQ(0, enl_open(&rt, NETLINK_ROUTE));
+	r.nlh = enl_msg(&rt, r.buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_REPLACE);
 	tcm = mnl_nlmsg_put_extra_header(r.nlh, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
 	tcm->tcm_ifindex = ifx("p2");
@@ -364,8 +364,8 @@ TEST_F(api, failed_replace_keeps_the_port_scheduled)
 	mnl_attr_put_u64(r.nlh, TCA_ETHEREAL_RATE, 200000000);
 	mnl_attr_nest_end(r.nlh, nest);
 	mnl_attr_put(r.nlh, TCA_RATE, sizeof(est), &est);
-	EXPECT_NE(0, nl_talk(&rt, r.nlh, NULL, NULL));
-	nl_close(&rt);
+	EXPECT_NE(0, enl_talk(&rt, r.nlh, NULL, NULL));
+	enl_close(&rt);
 	EXPECT_EQ(0, sh("tc qdisc show dev p2 | grep -q 'ethereal 1: root.*rate 100Mbit.*conns 1'"));
 	EXPECT_EQ(0, sh("tc class show dev p2 | grep -q 'class ethereal 1:778'"));
 	/* and a real replace moves the port and its queue to the new root */
@@ -399,11 +399,11 @@ TEST_F(api, dump_across_switches_is_consistent)
 		ASSERT_EQ(0, conn_new_on(&self->s, "p3", 0x100 + p, 1000, "p4", 0x100 + p));
 	}
 	msg(&self->s, &r, ETHEREAL_CMD_CONN_GET, NLM_F_DUMP);
-	EXPECT_EQ(0, nl_talk(&self->s, r.nlh, count_cb, &n));
+	EXPECT_EQ(0, enl_talk(&self->s, r.nlh, count_cb, &n));
 	EXPECT_EQ(100, n);
 	n = 0;
 	msg(&self->s, &r, ETHEREAL_CMD_PORT_GET, NLM_F_DUMP);
-	EXPECT_EQ(0, nl_talk(&self->s, r.nlh, count_cb, &n));
+	EXPECT_EQ(0, enl_talk(&self->s, r.nlh, count_cb, &n));
 	EXPECT_EQ(4, n);
 }
 
@@ -440,7 +440,7 @@ TEST_F(api, missing_connection)
 	mnl_attr_put_u32(r.nlh, ETHEREAL_CONN_A_IN_IFINDEX, ifx("p1"));
 	mnl_attr_put_u16(r.nlh, ETHEREAL_CONN_A_IN_ID, 0x0309);
 	mnl_attr_nest_end(r.nlh, nest);
-	EXPECT_EQ(-ENOENT, nl_talk(&self->s, r.nlh, NULL, NULL));
+	EXPECT_EQ(-ENOENT, enl_talk(&self->s, r.nlh, NULL, NULL));
 	EXPECT_STREQ("No connection with this ID on the port", self->s.errmsg);
 }
 
@@ -459,13 +459,13 @@ TEST_F(api, unprivileged)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct nl_sock s;
+		struct enl_sock s;
 		int ok;
 
 		/* nobody, without capabilities */
 		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 			_exit(3);
-		if (nl_genl_open(&s, ETHEREAL_GENL_NAME))
+		if (enl_genl_open(&s, ETHEREAL_GENL_NAME))
 			_exit(4);
 		ok = conn_new(&s, 0x0309, 1000, 0x0778) == -EPERM &&
 		     count_switches(&s) == 1;
@@ -485,11 +485,11 @@ TEST_F(api, namespaces_are_separate_switches)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct nl_sock s;
+		struct enl_sock s;
 		int ok;
 
 		new_netns_with_bridge();
-		if (nl_genl_open(&s, ETHEREAL_GENL_NAME))
+		if (enl_genl_open(&s, ETHEREAL_GENL_NAME))
 			_exit(4);
 		/* Nothing of the parent namespace is visible; same names are free. */
 		ok = count_switches(&s) == 0 && attach(&s, "br0") == 0 &&

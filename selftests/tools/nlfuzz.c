@@ -127,7 +127,7 @@ static const struct field qdisc_f[] = {
 static const struct schema qdisc_s = SCHEMA(qdisc_f, TCA_ETHEREAL_MAX);
 
 static struct {
-	struct nl_sock genl, rt;
+	struct enl_sock genl, rt;
 	uint32_t bridge;
 	uint32_t ports[16];
 	unsigned int n_ports;
@@ -295,8 +295,8 @@ static void count(int err)
 	fz.requests++;
 	if (err == -ETIMEDOUT || err == -EAGAIN) {
 		/* No answer at all; a late one must not pass for the next's. */
-		nl_close(&fz.genl);
-		nl_close(&fz.rt);
+		enl_close(&fz.genl);
+		enl_close(&fz.rt);
 		open_socks();
 		return;
 	}
@@ -313,12 +313,12 @@ static void genl_request(const struct field *edge_f, uint64_t edge_v, unsigned i
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 
-	nlh = nl_genl_msg(&fz.genl, buf, cmd, below(16) ? ETHEREAL_GENL_VERSION : (uint8_t)rnd(),
+	nlh = enl_genl_msg(&fz.genl, buf, cmd, below(16) ? ETHEREAL_GENL_VERSION : (uint8_t)rnd(),
 			  below(4) ? 0 : NLM_F_DUMP);
 	put_attrs(nlh, &top_s, 0, edge_f, edge_v, edge_w);
 	if (!edge_f && !below(8))
 		scribble(nlh, GENL_HDRLEN);
-	count(nl_talk(&fz.genl, nlh, NULL, NULL));
+	count(enl_talk(&fz.genl, nlh, NULL, NULL));
 }
 
 static void tc_request(const struct field *edge_f, uint64_t edge_v, unsigned int edge_w)
@@ -333,7 +333,7 @@ static void tc_request(const struct field *edge_f, uint64_t edge_v, unsigned int
 	struct nlattr *opts;
 	struct tcmsg *tcm;
 
-	nlh = nl_msg(&fz.rt, buf, type, type == RTM_GETTCLASS ? NLM_F_DUMP :
+	nlh = enl_msg(&fz.rt, buf, type, type == RTM_GETTCLASS ? NLM_F_DUMP :
 		     edge_f ? NLM_F_CREATE | NLM_F_REPLACE : flags[below(4)]);
 	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
 	tcm->tcm_family = AF_UNSPEC;
@@ -352,7 +352,7 @@ static void tc_request(const struct field *edge_f, uint64_t edge_v, unsigned int
 	}
 	if (!edge_f && !below(8))
 		scribble(nlh, sizeof(*tcm));
-	count(nl_talk(&fz.rt, nlh, NULL, NULL));
+	count(enl_talk(&fz.rt, nlh, NULL, NULL));
 }
 
 /* What a fuzzed SWITCH_DETACH undid. */
@@ -361,9 +361,9 @@ static void attach(void)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 
-	nlh = nl_genl_msg(&fz.genl, buf, ETHEREAL_CMD_SWITCH_ATTACH, ETHEREAL_GENL_VERSION, 0);
+	nlh = enl_genl_msg(&fz.genl, buf, ETHEREAL_CMD_SWITCH_ATTACH, ETHEREAL_GENL_VERSION, 0);
 	mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, fz.bridge);
-	nl_talk(&fz.genl, nlh, NULL, NULL);
+	enl_talk(&fz.genl, nlh, NULL, NULL);
 }
 
 /* Each numeric field of S at each edge, in its width and in a wrong one. */
@@ -402,10 +402,10 @@ static void sweep(const struct schema *s, bool tc)
 
 static void open_socks(void)
 {
-	int err = nl_genl_open(&fz.genl, ETHEREAL_GENL_NAME);
+	int err = enl_genl_open(&fz.genl, ETHEREAL_GENL_NAME);
 
 	if (!err)
-		err = nl_open(&fz.rt, NETLINK_ROUTE);
+		err = enl_open(&fz.rt, NETLINK_ROUTE);
 	if (err) {
 		fprintf(stderr, "nlfuzz: netlink: %s\n", strerror(-err));
 		exit(1);

@@ -56,9 +56,14 @@ start() { # extra rtcd arguments
 	done
 	return 1
 }
+# Every rtcd stopped must exit 0: a crash on the way out is a failure too.
+bad_exits=
 stop() {
+	local rc
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
+	rc=$?
+	[ $rc = 0 ] || bad_exits="$bad_exits $rc"
 	pid=
 }
 cli() { "$rtcd" -i eth0 -S "$sock" "$@"; }
@@ -80,7 +85,7 @@ wait_conn() { # DPORT
 	return 1
 }
 
-ktap_begin 20
+ktap_begin 21
 
 cat >"$conf" <<EOF
 socket-group $group
@@ -266,4 +271,5 @@ rc=$?
 ktap_result "-f of a missing file: exit 2" \
 	"$([ $rc = 2 ] && echo "$out" | grep -q "none.conf: No such file"; echo $?)" "$rc: $out"
 
+ktap_result "every rtcd stopped exited 0" "$([ -z "$bad_exits" ]; echo $?)" "exit statuses:$bad_exits"
 ktap_end
