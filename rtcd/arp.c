@@ -47,7 +47,7 @@ void arp_close(void)
 	rtcd.packet_fd = -1;
 }
 
-void arp_announce(bool force)
+void arp_announce(unsigned int max_age_ms)
 {
 	struct sockaddr_ll to = {
 		.sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_ARP),
@@ -63,8 +63,8 @@ void arp_announce(bool force)
 	char ip[INET_ADDRSTRLEN];
 	struct in_addr a;
 
-	if (!force && rtcd.last_garp &&
-	    now - rtcd.last_garp < RTCD_GARP_EVERY_MS * 1000000ULL)
+	if (max_age_ms && rtcd.last_garp &&
+	    now - rtcd.last_garp < max_age_ms * 1000000ULL)
 		return;
 	/* Address and MAC as they are now: either may have changed. */
 	strcpy(ifr.ifr_name, rtcd.ifname);

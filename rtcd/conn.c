@@ -213,7 +213,7 @@ void conn_open(struct rtcd_client *c, const struct rtcd_req *r)
 	k->max_pkt = r->max_pkt;
 	k->state = CONN_PENDING;
 	/* The switch takes setups only from hosts it has seen in ARP. */
-	arp_announce(false);
+	arp_announce(RTCD_GARP_EVERY_MS);
 	if (idmap_full(&rtcd.ids)) {
 		client_reply(c, rtcd_error_reply("no-id", "all connection IDs of %s are in use",
 						 rtcd.ifname));
@@ -279,7 +279,7 @@ static void conn_resetup(struct rtcd_conn *k, const char *why)
 						 "error", why));
 	state_forget(k->id);
 	/* A switch restarted knows no host yet: it learns them from ARP. */
-	arp_announce(true);
+	arp_announce(0);
 	k->state = CONN_PENDING;
 	k->resetup = true;
 	k->cookie = new_cookie();
@@ -508,6 +508,12 @@ static void conn_due(struct rtcd_conn *k)
 		return;
 	}
 	log_debug("%s: setup retransmitted", id);
+	/*
+	 * Unanswered: a switch that restarted (or whose bridge was attached
+	 * again) forgot the hosts it learned from ARP and drops their setups:
+	 * announce again, at most once a second.
+	 */
+	arp_announce(1000);
 	send_type(k, ETHEREAL_SIG_SETUP, 0);
 	left = give_up - elapsed;
 	due_in(k, left < RTCD_RETRANSMIT_MS ? left : RTCD_RETRANSMIT_MS);

@@ -384,7 +384,7 @@ static int start(void)
 		goto fail;
 	}
 	rtcd.ctl_neigh = true;
-	arp_announce(true);
+	arp_announce(0);
 	/* Once the control IP's entry is there: the TEARDOWNs and REFRESHes go through it. */
 	conn_take_back(&saved);
 	conn_teardown_leftovers(&left);

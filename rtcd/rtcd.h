@@ -417,7 +417,7 @@ const char *rnl_strerror(int err);
 /* arp.c: gratuitous ARP */
 int arp_open(void);
 void arp_close(void);
-/* Announce our address if never done or more than a minute ago (FORCE: now). */
-void arp_announce(bool force);
+/* Announce our address if never done or more than MAX_AGE_MS ago (0: now). */
+void arp_announce(unsigned int max_age_ms);
 
 #endif

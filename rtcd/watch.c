@@ -103,7 +103,7 @@ static void on_addr(struct nl_cache *c, struct nl_object *o, int action, void *a
 	(void)c;
 	(void)arg;
 	if (action == NL_ACT_NEW && rtnl_addr_get_ifindex((struct rtnl_addr *)o) == rtcd.ifindex)
-		arp_announce(true);
+		arp_announce(0);
 }
 
 static void on_ready(struct rtcd_ev *ev, uint32_t events)
@@ -191,7 +191,7 @@ void watch_restore(void)
 	}
 	if (restore_all) {
 		conn_restore_neigh(-1);
-		arp_announce(true);
+		arp_announce(0);
 	} else if (restore_ids.count) {
 		for (id = ETHEREAL_ID_MIN; id <= ETHEREAL_ID_MAX; id++)
 			if (idmap_used(&restore_ids, (uint16_t)id))
