@@ -42,7 +42,7 @@ joined() {
 	return 1
 }
 
-ktap_begin 12
+ktap_begin 11
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw1-sw2" || ktap_skip_all "cannot build topology"
 "$CFG/ethereal-switch" -n "$(ns_of sw1)" -r 10mbit -t trk2 br0 &&
