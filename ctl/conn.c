@@ -292,13 +292,10 @@ static const char *const conn_words[] = {
 
 int do_conn(int argc, char **argv)
 {
-	const char *cmd = argc > 0 ? keyword(argv[0], conn_words) : "show";
+	const char *cmd = object_command("conn", conn_words, "add, del or show", argc, argv);
 
-	ctl.object = "conn";
 	if (!cmd)
-		usage_fail("conn: unknown command '%s' (add, del or show)", argv[0]);
-	if (!strcmp(cmd, "help"))
-		return show_help("conn");
+		return 0;
 	if (!strcmp(cmd, "add"))
 		return conn_add(argc - 1, argv + 1);
 	if (!strcmp(cmd, "del") || !strcmp(cmd, "delete"))

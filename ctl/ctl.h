@@ -51,6 +51,13 @@ __attribute__((noreturn)) void nl_fail(const char *what, int err);
 /* Command-line pieces (matches() is lib/cmdline.h's) */
 /* The first of KEYWORDS (NULL-terminated) that ARG abbreviates, or NULL. */
 const char *keyword(const char *arg, const char *const *keywords);
+/*
+ * OBJECT's command in ARGV[0], one of WORDS ("show" when there is none; a
+ * usage error naming CHOICES when unknown); NULL when it was "help", which
+ * is printed.
+ */
+const char *object_command(const char *object, const char *const *words,
+			   const char *choices, int argc, char **argv);
 /* OBJECT's usage on stdout (NULL: everything's); 0. */
 int show_help(const char *object);
 const char *next_arg(int *argc, char ***argv, const char *what);

@@ -170,6 +170,21 @@ void ctl_open(void)
 		fail("cannot open generic netlink: %s", strerror(-err));
 }
 
+const char *object_command(const char *object, const char *const *words,
+			   const char *choices, int argc, char **argv)
+{
+	const char *cmd = argc > 0 ? keyword(argv[0], words) : "show";
+
+	ctl.object = object;
+	if (!cmd)
+		usage_fail("%s: unknown command '%s' (%s)", object, argv[0], choices);
+	if (!strcmp(cmd, "help")) {
+		show_help(object);
+		return NULL;
+	}
+	return cmd;
+}
+
 const char *keyword(const char *arg, const char *const *keywords)
 {
 	for (; *keywords; keywords++)

@@ -149,13 +149,10 @@ static const char *const neigh_words[] = {
 
 int do_neigh(int argc, char **argv)
 {
-	const char *cmd = argc > 0 ? keyword(argv[0], neigh_words) : "show";
+	const char *cmd = object_command("neigh", neigh_words, "show, add or del", argc, argv);
 
-	ctl.object = "neigh";
 	if (!cmd)
-		usage_fail("neigh: unknown command '%s' (show, add or del)", argv[0]);
-	if (!strcmp(cmd, "help"))
-		return show_help("neigh");
+		return 0;
 	if (!strcmp(cmd, "add"))
 		return neigh_change(argc - 1, argv + 1, "add", ETHEREAL_CMD_NEIGH_NEW);
 	if (!strcmp(cmd, "del") || !strcmp(cmd, "delete"))

@@ -181,13 +181,10 @@ static const char *const port_words[] = { "show", "list", "set", "help", NULL };
 
 int do_port(int argc, char **argv)
 {
-	const char *cmd = argc > 0 ? keyword(argv[0], port_words) : "show";
+	const char *cmd = object_command("port", port_words, "show or set", argc, argv);
 
-	ctl.object = "port";
 	if (!cmd)
-		usage_fail("port: unknown command '%s' (show or set)", argv[0]);
-	if (!strcmp(cmd, "help"))
-		return show_help("port");
+		return 0;
 	if (!strcmp(cmd, "set"))
 		return port_set(argc - 1, argv + 1);
 	return port_show(argc ? argc - 1 : 0, argv + (argc ? 1 : 0));

@@ -237,16 +237,15 @@ static const char *const switch_words[] = {
 int do_switch(int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	const char *cmd = argc > 0 ? keyword(argv[0], switch_words) : "show";
+	const char *cmd = object_command("switch", switch_words,
+					 "attach, detach, show, stats, set or showconf",
+					 argc, argv);
 	const char *bridge = argc > 1 ? argv[1] : NULL;
 	struct switch_list list;
 	struct nlmsghdr *nlh;
 
-	ctl.object = "switch";
 	if (!cmd)
-		usage_fail("switch: unknown command '%s'", argv[0]);
-	if (!strcmp(cmd, "help"))
-		return show_help("switch");
+		return 0;
 	if (!strcmp(cmd, "set"))
 		return switch_set(argc - 1, argv + 1);
 	if (argc > 2)
