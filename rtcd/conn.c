@@ -482,6 +482,13 @@ static void conn_due(struct rtcd_conn *k)
 			return;
 		}
 		log_debug("%s: refresh", id);
+		/*
+		 * The last one unacked: a switch that restarted has forgotten
+		 * the hosts it learned from ARP, and ignores their refreshes
+		 * until it hears from them again.
+		 */
+		if (k->acks && k->unacked)
+			arp_announce(1000);
 		send_type(k, ETHEREAL_SIG_REFRESH, 0);
 		if (k->acks)
 			k->unacked++;
