@@ -27,12 +27,16 @@ on sw1 ip link set br0 type bridge forward_delay 200
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
 wait_forwarding swp1 || ktap_skip_all "swp1 never forwarded"
 
-# A new port starts over: listening, learning, then forwarding.
+# A new port starts over: listening, learning, then forwarding. Its first
+# state is read at once: what follows may take longer than a state lasts
+# (forward_delay, 2 s) on a slow emulated machine.
 topo_create "sw1:h2"
+seen=$(state swp2)
 ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
 	daddr "$(host_ip h2)" swap rate 10mbit
+seen="$seen $(state swp2)"
 host_proxy h1 03:09
-seen=$(state swp2)
+seen="$seen $(state swp2)"
 on h1 udpprobe send "$(proxy_ip 03:09)" 5000 500 100 100 >/dev/null &
 sender=$!
 while kill -0 $sender 2>/dev/null; do
