@@ -23,13 +23,13 @@ wait_forwarding() {
 ktap_begin 5
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 TOPO_STP=1 topo_create "sw1:h1" || ktap_skip_all "cannot build topology"
-on sw1 ip link set br0 type bridge forward_delay 400
+on sw1 ip link set br0 type bridge forward_delay 200
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
 wait_forwarding swp1 || ktap_skip_all "swp1 never forwarded"
 
 # A new port starts over: listening, learning, then forwarding. Its first
 # state is read at once: what follows may take longer than a state lasts
-# on a slow emulated machine; 4 s a state (forward_delay) leaves room.
+# (forward_delay, 2 s) on a slow emulated machine.
 topo_create "sw1:h2"
 seen=$(state swp2)
 ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
