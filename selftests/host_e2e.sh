@@ -168,12 +168,18 @@ for s in $SW; do ctl $s set br0 lifetime 3s; done
 app_open 10.0.0.3
 wait_conns 1 5
 id=$(on h1 rtcd -i eth0 -S $SOCK status | jq -r '.connections[0].id')
-# The TEARDOWN "removed" that detaching sends h1 is lost.
+# The TEARDOWN "removed" that detaching sends h1 is lost; and h1's own
+# signaling waits until sw1 is whole again (attached, then its trunk's role
+# set: a setup in between would take the trunk for a host's port).
 on h1 nft -f - <<'NFT'
 table inet e2e_deaf {
 	chain in {
 		type filter hook input priority 0;
 		udp sport 4242 drop
+	}
+	chain out {
+		type filter hook output priority 0;
+		udp dport 4242 drop
 	}
 }
 NFT
