@@ -112,8 +112,17 @@ ktap_result "3 switches: no checksum error at h4" \
 on h1 udpprobe send "$(proxy_ip 03:0a)" 5000 3000 200 1000 >/dev/null &
 rt=$!
 bad=
-UDP_PORT=4001 udp_flow h3 h5 "$(host_ip h5)" 20 >/dev/null || bad="$bad udp-h3-h5"
-UDP_PORT=4001 udp_flow h5 h2 "$(host_ip h2)" 20 >/dev/null || bad="$bad udp-h5-h2"
+# be FROM TO: a best-effort flow; on a loss, where it went: the flow's own
+# figures, the sender's neighbour entry and both hosts' counters.
+be() {
+	local out
+	out=$(UDP_PORT=4001 udp_flow "$1" "$2" "$(host_ip "$2")" 20) && return 0
+	bad="$bad udp-$1-$2 [$(echo "$out" | tr '\n' ' ')neigh: $(on "$1" ip neigh show "$(host_ip "$2")")"
+	bad="$bad; $1: $(on "$1" nstat -az IpOutNoRoutes IpExtOutOctets UdpSndbufErrors 2>/dev/null | tail -n +2 | tr -s ' \n' ' ')"
+	bad="$bad; $2: $(on "$2" nstat -az UdpInDatagrams UdpNoPorts UdpInErrors IpInAddrErrors 2>/dev/null | tail -n +2 | tr -s ' \n' ' ')]"
+}
+be h3 h5
+be h5 h2
 on h3 ping -q -c 5 -i 0.2 "$(host_ip h5)" >/dev/null || bad="$bad ping-h3-h5"
 on h2 ping -q -c 5 -i 0.2 "$(host_ip h3)" >/dev/null || bad="$bad ping-h2-h3"
 wait $rt

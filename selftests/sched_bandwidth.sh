@@ -51,16 +51,15 @@ fig4() { # mode
 	rt=$(flow_rx rt)
 	ktap_info "$m: reserved 5 Mbit/s: $rt; queue drops $(queue_drops swp1 03:09)"
 	ktap_info "$m: best effort: $(field rate_bps "$(flow_rx be1)") + $(field rate_bps "$(flow_rx be2)") bit/s"
-	ktap_result "$m, Fig. 4: every sender reached its offered rate" \
-		"$(senders_ok rt be1 be2 >/dev/null; echo $?)" "$(senders_ok rt be1 be2)"
+	ktap_check "$m, Fig. 4: every sender reached its offered rate" senders_ok rt be1 be2
 	rcvd=$(( $(field received "$(flow_rx be1)") + $(field received "$(flow_rx be2)") ))
 	sent=$(( $(field sent "$(flow_tx be1)") + $(field sent "$(flow_tx be2)") ))
 	ktap_result "$m, Fig. 4: the output port was overloaded (best effort lost frames)" \
 		"$([ "$rcvd" -lt "$sent" ]; echo $?)"
-	ktap_result "$m, Fig. 4: the 50% connection lost nothing and got its 5 Mbit/s within 1%" \
+	ktap_explain "$m, Fig. 4: the 50% connection lost nothing and got its 5 Mbit/s within 1%" \
 		"$([ "$(field received "$rt")" = "$(field sent "$(flow_tx rt)")" ] &&
 		   within "$(field rate_bps "$rt")" $((LINK / 2)) 1; echo $?)" \
-		"$(lost_where rt swp1)"
+		lost_where rt swp1
 	ctl sw1 conn del dev swp1 id 03:09
 }
 
@@ -73,12 +72,11 @@ overload() { # mode
 	flows_go
 	rt=$(flow_rx rt)
 	ktap_info "$m: 200% load: $rt"
-	ktap_result "$m, 200% load: every sender reached its offered rate" \
-		"$(senders_ok rt be1 be2 >/dev/null; echo $?)" "$(senders_ok rt be1 be2)"
-	ktap_result "$m, 200% load: no conforming real-time frame lost" \
+	ktap_check "$m, 200% load: every sender reached its offered rate" senders_ok rt be1 be2
+	ktap_explain "$m, 200% load: no conforming real-time frame lost" \
 		"$([ "$(field received "$rt")" = "$(field sent "$(flow_tx rt)")" ] &&
 		   within "$(field rate_bps "$rt")" $((LINK / 2)) 1; echo $?)" \
-		"$(lost_where rt swp1)"
+		lost_where rt swp1
 	ctl sw1 conn del dev swp1 id 03:09
 }
 
@@ -93,13 +91,12 @@ isolation() { # mode
 	b=$(flow_rx b)
 	ktap_info "$m: 3x over its 2 Mbit/s: $a"
 	ktap_info "$m: conforming at 3 Mbit/s: $b; queue drops $(queue_drops swp3 03:09); $(flow_tx b)"
-	ktap_result "$m, isolation: both senders reached their rates" \
-		"$(senders_ok a b >/dev/null; echo $?)" "$(senders_ok a b)"
-	ktap_result "$m, isolation: the conforming connection lost nothing, 3 Mbit/s within 1%" \
+	ktap_check "$m, isolation: both senders reached their rates" senders_ok a b
+	ktap_explain "$m, isolation: the conforming connection lost nothing, 3 Mbit/s within 1%" \
 		"$([ "$(field received "$b")" = "$(field sent "$(flow_tx b)")" ] &&
 		   within "$(field rate_bps "$b")" $((LINK * 3 / 10)) 1 &&
 		   [ "$(queue_drops swp3 03:09)" = 0 ]; echo $?)" \
-		"$(lost_where b swp3)"
+		lost_where b swp3
 	ktap_result "$m, isolation: the greedy one got its 2 Mbit/s, its excess dropped in its queue" \
 		"$(within "$(field rate_bps "$a")" $((LINK / 5)) 2 &&
 		   [ "$(queue_drops swp1 03:09)" = \

@@ -40,8 +40,7 @@ run() { # percent
 	ktap_info "$pct%: real time $(field rate_bps "$rt") bit/s, $(field received "$rt")" \
 		"of $(field sent "$(flow_tx rt)") frames; TCP goodput $goodput bit/s" \
 		"(residual $res); $early preemptive discards"
-	ktap_result "$pct%: the real-time sender reached its rate" \
-		"$(senders_ok rt >/dev/null; echo $?)" "$(senders_ok rt)"
+	ktap_check "$pct%: the real-time sender reached its rate" senders_ok rt
 	ktap_result "$pct%: real time got its reservation within 1%, nothing lost" \
 		"$([ "$(field received "$rt")" = "$(field sent "$(flow_tx rt)")" ] &&
 		   within "$(field rate_bps "$rt")" "$rate" 1; echo $?)"

@@ -4,6 +4,7 @@
 #   ktap_begin N             header and plan
 #   ktap_ok DESC / ktap_fail DESC [WHY] / ktap_skip DESC WHY
 #   ktap_check DESC CMD...   ok when CMD succeeds, its output shown otherwise
+#   ktap_explain DESC STATUS CMD...  ok when STATUS is 0, else CMD says why
 #   ktap_end                 exit 0 (all passed), 1 (any failed), 4 (all skipped)
 #   ktap_info MSG...         a diagnostic line
 #   defer CMD...             run CMD at exit, last deferred first
@@ -22,6 +23,16 @@ _ktap_deferred=()
 
 ktap_info() { echo "# $*"; }
 
+# " # Ns" after a check that took 2 s or more since the one before: where a
+# test spends its time (bash's SECONDS: no fork).
+_ktap_t=0
+_ktap_took() {
+	local d=$((SECONDS - _ktap_t))
+	_ktap_t=$SECONDS
+	_ktap_dt=
+	[ $d -ge 2 ] && _ktap_dt=" # ${d}s"
+}
+
 ktap_begin() {
 	_ktap_plan=$1
 	echo "TAP version 13"
@@ -30,13 +41,15 @@ ktap_begin() {
 
 ktap_ok() {
 	_ktap_n=$((_ktap_n + 1)); _ktap_pass=$((_ktap_pass + 1))
-	echo "ok $_ktap_n $1"
+	_ktap_took
+	echo "ok $_ktap_n $1$_ktap_dt"
 }
 
 ktap_fail() {
 	_ktap_n=$((_ktap_n + 1)); _ktap_fail=$((_ktap_fail + 1))
 	[ -n "${2:-}" ] && ktap_info "$2"
-	echo "not ok $_ktap_n $1"
+	_ktap_took
+	echo "not ok $_ktap_n $1$_ktap_dt"
 }
 
 ktap_skip() {
@@ -47,6 +60,13 @@ ktap_skip() {
 # ktap_result DESC STATUS [WHY]: ok when STATUS is 0.
 ktap_result() {
 	if [ "$2" -eq 0 ]; then ktap_ok "$1"; else ktap_fail "$1" "${3:-}"; fi
+}
+
+# Diagnostics that cost seconds (every counter on a path) only on failure.
+ktap_explain() {
+	local desc=$1 rc=$2
+	shift 2
+	if [ "$rc" -eq 0 ]; then ktap_ok "$desc"; else ktap_fail "$desc" "$("$@" 2>&1)"; fi
 }
 
 ktap_check() {

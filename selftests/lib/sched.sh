@@ -32,7 +32,10 @@ flow_start() {
 		defer rm -rf "$_flow_dir"
 	fi
 	n=$(frames "$rate" "$secs" "$size")
-	on "$to" udpprobe recv "$port" "$n" 3000 >"$_flow_dir/$name.rx" &
+	# 3 s for the first frame (the senders start after every receiver),
+	# then 1.5 s of silence ends a flow whose tail was dropped: senders
+	# stall for tens of ms at most on a loaded emulated machine.
+	on "$to" udpprobe recv "$port" "$n" 3000 1500 >"$_flow_dir/$name.rx" &
 	_flow_rxpid[$name]=$!
 	for i in $(seq 200); do
 		grep -q listening "$_flow_dir/$name.rx" && break

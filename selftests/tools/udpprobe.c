@@ -10,8 +10,10 @@
  *       Prints "sent=N elapsed_us=E sent_bps=R rate_bps=R iat_mean_us=M
  *       iat_sd_us=S iat_max_us=X" (R in frame bits; the inter-send times
  *       of the frames as they left, the jitter the sender adds).
- *   udpprobe recv PORT COUNT TIMEOUT_MS
- *       receive until COUNT datagrams or TIMEOUT_MS of silence, then print
+ *   udpprobe recv PORT COUNT TIMEOUT_MS [GAP_MS]
+ *       receive until COUNT datagrams or TIMEOUT_MS of silence (GAP_MS once
+ *       the first datagram is in: a flow that lost its tail ends sooner),
+ *       then print
  *       "received=N bytes=B dups=D sock_drops=K rate_bps=R iat_mean_us=M
  *       iat_sd_us=S iat_max_us=X dst=A,.. src=A,.." where K counts what the
  *       receiving socket itself dropped (full), the rate (frame bits over the
@@ -211,7 +213,7 @@ static int do_recv(int argc, char **argv)
 	unsigned long count, got = 0, bytes = 0, dups = 0;
 	uint32_t sock_drops = 0;
 	uint32_t dsts[MAX_ADDRS], srcs[MAX_ADDRS];
-	int ndst = 0, nsrc = 0, timeout, fd, one = 1;
+	int ndst = 0, nsrc = 0, timeout, gap, fd, one = 1;
 	struct timing tm = { 0 };
 	unsigned char *seen;
 	char buf[65536];
@@ -221,6 +223,7 @@ static int do_recv(int argc, char **argv)
 	addr.sin_port = htons((uint16_t)atoi(argv[0]));
 	count = strtoul(argv[1], NULL, 0);
 	timeout = atoi(argv[2]);
+	gap = argc > 3 ? atoi(argv[3]) : timeout;
 	seen = calloc((count + 1) * MAX_ADDRS, 1);
 	tm.cap = count;
 	tm.at = calloc(count + 1, sizeof(*tm.at));
@@ -258,7 +261,7 @@ static int do_recv(int argc, char **argv)
 		ssize_t n;
 		int src;
 
-		if (poll(&p, 1, timeout) <= 0)
+		if (poll(&p, 1, got ? gap : timeout) <= 0)
 			break;
 		n = recvmsg(fd, &m, 0);
 		if (n < 0)
@@ -307,6 +310,6 @@ int main(int argc, char **argv)
 		ret = do_recv(argc - 2, argv + 2);
 	if (ret == 2)
 		fprintf(stderr, "usage: udpprobe send DST PORT COUNT [SIZE [PPS | RATE]]\n"
-				"       udpprobe recv PORT COUNT TIMEOUT_MS\n");
+				"       udpprobe recv PORT COUNT TIMEOUT_MS [GAP_MS]\n");
 	return ret;
 }
