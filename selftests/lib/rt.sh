@@ -14,7 +14,7 @@ host_proxy() {
 }
 
 # ctl NODE ARGS...: etherealctl in NODE's namespace
-ctl() { local n=$1; shift; on "$n" etherealctl "$@"; }
+ctl() { local n=$1; shift; etherealctl -n "$TOPO_NS_PREFIX$n" "$@"; }
 
 # port_stat SW PORT COUNTER: a port's counter (names as in etherealctl -j)
 port_stat() {
