@@ -16,18 +16,22 @@ host_proxy() {
 # ctl NODE ARGS...: etherealctl in NODE's namespace
 ctl() { local n=$1; shift; etherealctl -n "$TOPO_NS_PREFIX$n" "$@"; }
 
-# port_stat SW PORT COUNTER: a port's counter (names as in etherealctl -j)
-port_stat() {
-	ctl "$1" -j -s port show dev "$2" | jq -r ".[0].stats.$3"
+# json_num JSON OBJECT KEY: KEY's number in the first "OBJECT": {...} of
+# JSON, one of etherealctl's flat objects of counters. Bash alone: a jq
+# costs ~270 ms under emulation, and tests read counters thousands of times.
+json_num() {
+	local re="\"$2\": *\\{[^{}]*\"$3\": *(-?[0-9]+)"
+	[[ $1 =~ $re ]] && echo "${BASH_REMATCH[1]}"
 }
+
+# port_stat SW PORT COUNTER: a port's counter (names as in etherealctl -j)
+port_stat() { json_num "$(ctl "$1" -j -s port show dev "$2")" stats "$3"; }
 
 # sig_stat SW NAME: a signaling counter of the switch's br0 (etherealctl -j)
-sig_stat() { ctl "$1" -j -s show br0 | jq -r ".[0].signaling.$2"; }
+sig_stat() { json_num "$(ctl "$1" -j -s show br0)" signaling "$2"; }
 
 # conn_stat SW PORT ID COUNTER: a connection's counter
-conn_stat() {
-	ctl "$1" -j -s conn show dev "$2" id "$3" | jq -r ".[0].stats.$4"
-}
+conn_stat() { json_num "$(ctl "$1" -j -s conn show dev "$2" id "$3")" stats "$4"; }
 
 # udp_flow FROM TO DST COUNT [SIZE [PACE]]: COUNT datagrams from FROM to
 # DST, received on a plain socket in TO; prints the receiver's summary
