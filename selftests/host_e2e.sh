@@ -27,7 +27,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SOCK=/tmp/rtcd-h1.sock
 SW="sw1 sw2 sw3"
 
-conns() { ctl "$1" -j show br0 | jq -r '.[0].connections'; }
+conns() { json_first "$(ctl "$1" -j show br0)" connections; }
 all_conns() { local s; for s in $SW; do [ "$(conns $s)" = "$1" ] || return 1; done; }
 wait_conns() { # N SECONDS
 	local i

@@ -111,7 +111,7 @@ check reserved "-R: reserved through rtcd, every datagram arrived, within 3% of 
 	"$WHOLE and .received > 1000 and (\$tx.reservation.id | type == \"string\") and
 	 (.frame_bps | $(within 5000000 3))"
 for i in $(seq 40); do
-	[ "$(ctl sw1 -j show br0 | jq -r '.[0].connections')" = 0 ] && break
+	[ "$(json_first "$(ctl sw1 -j show br0)" connections)" = 0 ] && break
 	sleep 0.05
 done
 ktap_result "-R: the connection is gone from the switch once the sender exits" \

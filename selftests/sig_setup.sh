@@ -26,9 +26,9 @@ SW="sw1 sw2 sw3"
 sig() { local n=$1; shift; on "$n" sigclient "$@"; }
 sigstat() { sig_stat "$@"; }
 # conns SW: connections on the switch
-conns() { ctl "$1" -j show br0 | jq -r '.[0].connections'; }
+conns() { json_first "$(ctl "$1" -j show br0)" connections; }
 # reserved SW PORT: bytes/s reserved out of PORT (etherealctl -j, as tc -j)
-reserved() { ctl "$1" -j port show dev "$2" | jq -r '.[0].reserved'; }
+reserved() { json_first "$(ctl "$1" -j port show dev "$2")" reserved; }
 # expired_sum: connections expired, all switches together
 expired_sum() { local s n=0; for s in $SW; do n=$((n + $(sigstat $s expired))); done; echo $n; }
 # all_conns N: every switch has N connections

@@ -24,6 +24,12 @@ json_num() {
 	[[ $1 =~ $re ]] && echo "${BASH_REMATCH[1]}"
 }
 
+# json_first JSON KEY: the number of KEY's first occurrence in JSON
+json_first() {
+	local re="\"$2\": *(-?[0-9]+)"
+	[[ $1 =~ $re ]] && echo "${BASH_REMATCH[1]}"
+}
+
 # port_stat SW PORT COUNTER: a port's counter (names as in etherealctl -j)
 port_stat() { json_num "$(ctl "$1" -j -s port show dev "$2")" stats "$3"; }
 
