@@ -33,7 +33,9 @@ done | sort -u | while read -r f; do
 done
 cp "$mods"/modules.builtin* "$mods/modules.order" "$tree/" 2>/dev/null
 mount --bind "$tree" "$mods" || ktap_skip_all "cannot mount a module tree over $mods"
-defer sh -c "umount '$mods'; rm -rf '$tree' /usr/src/ethereal-*"
+# Lazily: a modprobe the kernel started for the test may still hold the
+# index open, and a busy tree must not stay mounted (rm would empty it).
+defer sh -c "umount -l '$mods' && rm -rf '$tree'; rm -rf /usr/src/ethereal-*"
 ktap_check "make install-module KVER=$kver" \
 	make -s -C "$top" install-module KVER="$kver"
 ktap_check "modprobe finds $ko" sh -c "[ \"\$(modinfo -n ethereal)\" = '$ko' ]"
