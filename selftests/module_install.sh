@@ -13,7 +13,7 @@ top=${ETHEREAL_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 kver=$(uname -r)
 ko=/lib/modules/$kver/updates/ethereal.ko
 
-ktap_begin 6
+ktap_begin 7
 [ -f "$top/build/kmod/$kver/ethereal.ko" ] || ktap_skip_all "ethereal.ko not built for $kver"
 
 loaded() { lsmod | grep -q '^ethereal '; }
@@ -35,7 +35,9 @@ cp "$mods"/modules.builtin* "$mods/modules.order" "$tree/" 2>/dev/null
 mount --bind "$tree" "$mods" || ktap_skip_all "cannot mount a module tree over $mods"
 # Lazily: a modprobe the kernel started for the test may still hold the
 # index open, and a busy tree must not stay mounted (rm would empty it).
-defer sh -c "umount -l '$mods' && rm -rf '$tree'; rm -rf /usr/src/ethereal-*"
+# The tree goes with it: a second unmount would take the guest's own.
+put_back() { [ -d "$tree" ] && umount -l "$mods" && rm -rf "$tree"; }
+defer sh -c "[ -d '$tree' ] && umount -l '$mods' && rm -rf '$tree'; rm -rf /usr/src/ethereal-*"
 ktap_check "make install-module KVER=$kver" \
 	make -s -C "$top" install-module KVER="$kver"
 ktap_check "modprobe finds $ko" sh -c "[ \"\$(modinfo -n ethereal)\" = '$ko' ]"
@@ -54,5 +56,7 @@ ktap_check "etherealctl attach loads the module" \
 	sh -c "etherealctl attach br-inst && lsmod | grep -q '^ethereal '"
 etherealctl detach br-inst 2>/dev/null
 ktap_check "unloads again" unload
+put_back
+ktap_check "the guest's own module tree is back (sch_htb found)" modprobe -n sch_htb
 
 ktap_end
