@@ -24,7 +24,8 @@
 TOPO_NS_PREFIX=et-
 _topo_ns=()
 
-_hex2() { printf '%02x' "$1"; }
+# Names and addresses with no fork (a $(...) costs ~40 ms under emulation):
+# each helper prints, and the topology code below fills variables instead.
 _num() { echo "${1##*[a-z]}"; }		# h12 -> 12, sw3 -> 3
 
 ns_of() { echo "$TOPO_NS_PREFIX$1"; }	# ns_of h1 -> et-h1
@@ -39,34 +40,41 @@ on() {
 	*) ip netns exec "$ns" "$@" ;;
 	esac
 }
-host_ip() { echo "10.0.0.$(_num "$1")"; }
-host_mac() { echo "02:e7:00:00:00:$(_hex2 "$(_num "$1")")"; }
-bridge_mac() { echo "02:e7:$(_hex2 "$(_num "$1")"):00:00:00"; }
+host_ip() { echo "10.0.0.${1##*[a-z]}"; }
+host_mac() { printf '02:e7:00:00:00:%02x\n' "${1##*[a-z]}"; }
+bridge_mac() { printf '02:e7:%02x:00:00:00\n' "${1##*[a-z]}"; }
 
 # port_of swS X: name of swS's port toward host or switch X
 port_of() {
 	case "$2" in
-	h*) echo "swp$(_num "$2")" ;;
-	sw*) echo "trk$(_num "$2")" ;;
+	h*) echo "swp${2##*[a-z]}" ;;
+	sw*) echo "trk${2##*[a-z]}" ;;
 	*) echo "port_of: bad peer '$2'" >&2; return 1 ;;
 	esac
 }
 
 port_mac() {
-	local s; s=$(_hex2 "$(_num "$1")")
 	case "$2" in
-	h*) echo "02:e7:$s:01:00:$(_hex2 "$(_num "$2")")" ;;
-	sw*) echo "02:e7:$s:02:00:$(_hex2 "$(_num "$2")")" ;;
+	h*) printf '02:e7:%02x:01:00:%02x\n' "${1##*[a-z]}" "${2##*[a-z]}" ;;
+	sw*) printf '02:e7:%02x:02:00:%02x\n' "${1##*[a-z]}" "${2##*[a-z]}" ;;
+	esac
+}
+
+# _topo_names NODE PEER: port (NODE's port toward PEER) and mac (its MAC),
+# set in the caller's locals.
+_topo_names() {
+	case "$2" in
+	h*) port=swp${2##*[a-z]}; printf -v mac '02:e7:%02x:01:00:%02x' "${1##*[a-z]}" "${2##*[a-z]}" ;;
+	sw*) port=trk${2##*[a-z]}; printf -v mac '02:e7:%02x:02:00:%02x' "${1##*[a-z]}" "${2##*[a-z]}" ;;
 	esac
 }
 
 _topo_ns_add() {
-	local ns; ns=$(ns_of "$1")
+	local ns=$TOPO_NS_PREFIX$1
 	ip netns add "$ns" || return 1
 	_topo_ns+=("$ns")
 	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1
-	ip -n "$ns" link set lo up
 }
 
 _topo_offload() { # ns dev
@@ -76,38 +84,45 @@ _topo_offload() { # ns dev
 }
 
 _topo_switch() {
-	local sw=$1 ns
-	ns=$(ns_of "$sw")
+	local sw=$1 ns=$TOPO_NS_PREFIX$1 mac
 	[ -e "/run/netns/$ns" ] && return 0
 	_topo_ns_add "$sw" || return 1
-	ip -n "$ns" link add br0 address "$(bridge_mac "$sw")" type bridge \
-		stp_state "${TOPO_STP:-0}" forward_delay 400 || return 1
-	ip -n "$ns" link set br0 up
+	printf -v mac '02:e7:%02x:00:00:00' "${sw##*[a-z]}"
+	ip -n "$ns" -batch - <<-EOF
+		link set lo up
+		link add br0 address $mac type bridge stp_state ${TOPO_STP:-0} forward_delay 400
+		link set br0 up
+	EOF
 }
 
 _topo_host() { # sw host
-	local sw=$1 h=$2 sns hns port
-	sns=$(ns_of "$sw"); hns=$(ns_of "$h"); port=$(port_of "$sw" "$h")
+	local sw=$1 h=$2 sns=$TOPO_NS_PREFIX$1 hns=$TOPO_NS_PREFIX$2 port mac hmac
+	_topo_names "$sw" "$h"
+	printf -v hmac '02:e7:00:00:00:%02x' "${h##*[a-z]}"
 	_topo_ns_add "$h" || return 1
-	ip -n "$sns" link add "$port" address "$(port_mac "$sw" "$h")" type veth \
-		peer name eth0 netns "$hns" address "$(host_mac "$h")" || return 1
-	ip -n "$sns" link set "$port" master br0 up
-	ip -n "$hns" addr add "$(host_ip "$h")/24" brd + dev eth0
-	ip -n "$hns" link set eth0 up
+	ip -n "$sns" -batch - <<-EOF || return 1
+		link add $port address $mac type veth peer name eth0 netns $hns address $hmac
+		link set $port master br0 up
+	EOF
+	ip -n "$hns" -batch - <<-EOF
+		link set lo up
+		addr add 10.0.0.${h##*[a-z]}/24 brd + dev eth0
+		link set eth0 up
+	EOF
 	_topo_offload "$sns" "$port"
 	_topo_offload "$hns" eth0
 }
 
 _topo_trunk() { # swA swB
-	local a=$1 b=$2 pa pb
-	pa=$(port_of "$a" "$b"); pb=$(port_of "$b" "$a")
-	ip -n "$(ns_of "$a")" link add "$pa" address "$(port_mac "$a" "$b")" \
-		type veth peer name "$pb" netns "$(ns_of "$b")" \
-		address "$(port_mac "$b" "$a")" || return 1
-	ip -n "$(ns_of "$a")" link set "$pa" master br0 up
-	ip -n "$(ns_of "$b")" link set "$pb" master br0 up
-	_topo_offload "$(ns_of "$a")" "$pa"
-	_topo_offload "$(ns_of "$b")" "$pb"
+	local a=$1 b=$2 port mac pa ma
+	_topo_names "$a" "$b"; pa=$port; ma=$mac
+	_topo_names "$b" "$a"
+	ip -n "$TOPO_NS_PREFIX$a" link add "$pa" address "$ma" type veth \
+		peer name "$port" netns "$TOPO_NS_PREFIX$b" address "$mac" || return 1
+	ip -n "$TOPO_NS_PREFIX$a" link set "$pa" master br0 up
+	ip -n "$TOPO_NS_PREFIX$b" link set "$port" master br0 up
+	_topo_offload "$TOPO_NS_PREFIX$a" "$pa"
+	_topo_offload "$TOPO_NS_PREFIX$b" "$port"
 }
 
 topo_create() {
