@@ -112,13 +112,20 @@ ktap_result "3 switches: no checksum error at h4" \
 on h1 udpprobe send "$(proxy_ip 03:0a)" 5000 3000 200 1000 >/dev/null &
 rt=$!
 bad=
-# pkts: every switch port's and host's packets in and out, one line each
+# pkts: every switch's and host's link statistics, as ip -j gives them;
+# pkts_show: one line of packets and drops per port (jq: on failure only)
 pkts() {
 	local n
 	for n in sw1 sw2 sw3 h1 h2 h3 h4 h5; do
-		ip -n "$TOPO_NS_PREFIX$n" -s -j link show | jq -r --arg n $n '.[] |
-			select(.ifname != "lo") | "\($n):\(.ifname) rx \(.stats64.rx.packets)" +
-			" drop \(.stats64.rx.dropped) tx \(.stats64.tx.packets) drop \(.stats64.tx.dropped)"'
+		echo "$n $(ip -n "$TOPO_NS_PREFIX$n" -s -j link show)"
+	done
+}
+pkts_show() {
+	local n j
+	while read -r n j; do
+		jq -r --arg n "$n" '.[] | select(.ifname != "lo") |
+			"\($n):\(.ifname) rx \(.stats64.rx.packets) drop \(.stats64.rx.dropped)" +
+			" tx \(.stats64.tx.packets) drop \(.stats64.tx.dropped)"' <<<"$j"
 	done
 }
 # be FROM TO: a best-effort flow; on a loss, where it went: the flow's own
@@ -131,8 +138,8 @@ be() {
 	bad="$bad udp-$1-$2 [$(echo "$out" | tr '\n' ' ')neigh: $(on "$1" ip neigh show "$(host_ip "$2")")"
 	bad="$bad; $1: $(on "$1" nstat -az IpOutNoRoutes IpExtOutOctets UdpSndbufErrors 2>/dev/null | tail -n +2 | tr -s ' \n' ' ')"
 	bad="$bad; $2: $(on "$2" nstat -az IpInReceives IpInDiscards IpInHdrErrors IpInAddrErrors IpExtInNoRoutes IpInDelivers UdpInDatagrams UdpNoPorts UdpInErrors 2>/dev/null | tail -n +2 | tr -s ' \n' ' ')]"
-	ktap_info "udp-$1-$2 lost: packets before, after the flow:"
-	diff <(echo "$before") <(pkts) | sed -n 's/^[<>] /#   /p'
+	ktap_info "udp-$1-$2 lost: packets before (<) and after (>) the flow:"
+	diff <(pkts_show <<<"$before") <(pkts | pkts_show) | sed -n 's/^\([<>]\) /#   \1 /p'
 	for s in sw1 sw2 sw3; do
 		ktap_info "$s fdb: $(bridge -n "$TOPO_NS_PREFIX$s" fdb show br br0 | grep "$(host_mac "$2")" | tr '\n' ' ')"
 	done
