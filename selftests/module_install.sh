@@ -37,7 +37,8 @@ mount --bind "$tree" "$mods" || ktap_skip_all "cannot mount a module tree over $
 # index open, and a busy tree must not stay mounted (rm would empty it).
 # The tree goes with it: a second unmount would take the guest's own.
 put_back() { [ -d "$tree" ] && umount -l "$mods" && rm -rf "$tree"; }
-defer sh -c "[ -d '$tree' ] && umount -l '$mods' && rm -rf '$tree'; rm -rf /usr/src/ethereal-*"
+defer sh -c "rm -rf /usr/src/ethereal-*"
+defer put_back
 ktap_check "make install-module KVER=$kver" \
 	make -s -C "$top" install-module KVER="$kver"
 ktap_check "modprobe finds $ko" sh -c "[ \"\$(modinfo -n ethereal)\" = '$ko' ]"

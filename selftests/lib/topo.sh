@@ -25,8 +25,18 @@ TOPO_NS_PREFIX=et-
 _topo_ns=()
 
 # Names and addresses with no fork (a $(...) costs ~40 ms under emulation):
-# each helper prints, and the topology code below fills variables instead.
-_num() { echo "${1##*[a-z]}"; }		# h12 -> 12, sw3 -> 3
+# the _topo_* forms set variables, the public ones print them.
+# _topo_names NODE PEER: port (NODE's port toward PEER) and mac (its MAC),
+# set in the caller's locals.
+_topo_names() {
+	case "$2" in
+	h*) port=swp${2##*[a-z]}; printf -v mac '02:e7:%02x:01:00:%02x' "${1##*[a-z]}" "${2##*[a-z]}" ;;
+	sw*) port=trk${2##*[a-z]}; printf -v mac '02:e7:%02x:02:00:%02x' "${1##*[a-z]}" "${2##*[a-z]}" ;;
+	*) echo "topo: bad peer '$2'" >&2; return 1 ;;
+	esac
+}
+_topo_host_mac() { printf -v "$1" '02:e7:00:00:00:%02x' "${2##*[a-z]}"; }	# VAR hN
+_topo_bridge_mac() { printf -v "$1" '02:e7:%02x:00:00:00' "${2##*[a-z]}"; }	# VAR swS
 
 ns_of() { echo "$TOPO_NS_PREFIX$1"; }	# ns_of h1 -> et-h1
 # on NODE CMD...: CMD in NODE's namespace. ip, tc and bridge enter it
@@ -41,33 +51,11 @@ on() {
 	esac
 }
 host_ip() { echo "10.0.0.${1##*[a-z]}"; }
-host_mac() { printf '02:e7:00:00:00:%02x\n' "${1##*[a-z]}"; }
-bridge_mac() { printf '02:e7:%02x:00:00:00\n' "${1##*[a-z]}"; }
-
-# port_of swS X: name of swS's port toward host or switch X
-port_of() {
-	case "$2" in
-	h*) echo "swp${2##*[a-z]}" ;;
-	sw*) echo "trk${2##*[a-z]}" ;;
-	*) echo "port_of: bad peer '$2'" >&2; return 1 ;;
-	esac
-}
-
-port_mac() {
-	case "$2" in
-	h*) printf '02:e7:%02x:01:00:%02x\n' "${1##*[a-z]}" "${2##*[a-z]}" ;;
-	sw*) printf '02:e7:%02x:02:00:%02x\n' "${1##*[a-z]}" "${2##*[a-z]}" ;;
-	esac
-}
-
-# _topo_names NODE PEER: port (NODE's port toward PEER) and mac (its MAC),
-# set in the caller's locals.
-_topo_names() {
-	case "$2" in
-	h*) port=swp${2##*[a-z]}; printf -v mac '02:e7:%02x:01:00:%02x' "${1##*[a-z]}" "${2##*[a-z]}" ;;
-	sw*) port=trk${2##*[a-z]}; printf -v mac '02:e7:%02x:02:00:%02x' "${1##*[a-z]}" "${2##*[a-z]}" ;;
-	esac
-}
+host_mac() { local m; _topo_host_mac m "$1"; echo "$m"; }
+bridge_mac() { local m; _topo_bridge_mac m "$1"; echo "$m"; }
+# port_of swS X / port_mac swS X: swS's port toward host or switch X, its MAC
+port_of() { local port mac; _topo_names "$1" "$2" && echo "$port"; }
+port_mac() { local port mac; _topo_names "$1" "$2" && echo "$mac"; }
 
 _topo_ns_add() {
 	local ns=$TOPO_NS_PREFIX$1
@@ -87,7 +75,7 @@ _topo_switch() {
 	local sw=$1 ns=$TOPO_NS_PREFIX$1 mac
 	[ -e "/run/netns/$ns" ] && return 0
 	_topo_ns_add "$sw" || return 1
-	printf -v mac '02:e7:%02x:00:00:00' "${sw##*[a-z]}"
+	_topo_bridge_mac mac "$sw"
 	ip -n "$ns" -batch - <<-EOF
 		link set lo up
 		link add br0 address $mac type bridge stp_state ${TOPO_STP:-0} forward_delay 400
@@ -97,8 +85,8 @@ _topo_switch() {
 
 _topo_host() { # sw host
 	local sw=$1 h=$2 sns=$TOPO_NS_PREFIX$1 hns=$TOPO_NS_PREFIX$2 port mac hmac
-	_topo_names "$sw" "$h"
-	printf -v hmac '02:e7:00:00:00:%02x' "${h##*[a-z]}"
+	_topo_names "$sw" "$h" || return 1
+	_topo_host_mac hmac "$h"
 	_topo_ns_add "$h" || return 1
 	ip -n "$sns" -batch - <<-EOF || return 1
 		link add $port address $mac type veth peer name eth0 netns $hns address $hmac
@@ -115,8 +103,9 @@ _topo_host() { # sw host
 
 _topo_trunk() { # swA swB
 	local a=$1 b=$2 port mac pa ma
-	_topo_names "$a" "$b"; pa=$port; ma=$mac
-	_topo_names "$b" "$a"
+	_topo_names "$a" "$b" || return 1
+	pa=$port; ma=$mac
+	_topo_names "$b" "$a" || return 1
 	ip -n "$TOPO_NS_PREFIX$a" link add "$pa" address "$ma" type veth \
 		peer name "$port" netns "$TOPO_NS_PREFIX$b" address "$mac" || return 1
 	ip -n "$TOPO_NS_PREFIX$a" link set "$pa" master br0 up
