@@ -21,15 +21,24 @@ SIZE=1472	# full frames: 1514 bytes
 
 # conn SWPORT ID RATE: a connection from that port to h2. The emulated
 # hosts' senders stall for tens of ms at times and then catch up; a 40 ms
-# burst (queue: 80 ms) makes that conforming.
+# burst (queue: 80 ms) makes that conforming. burst_of RATE: that burst.
+burst_of() { echo $(($1 / 8 / 25)); }
 conn() {
-	local bps; bps=$(($(echo "$3" | sed 's/mbit/000000/')))
 	ctl sw1 conn add dev "$1" id "$2" out swp2 lladdr "$(host_mac h2)" \
-		daddr "$(host_ip h2)" swap rate "$3" burst $((bps / 8 / 25))
+		daddr "$(host_ip h2)" swap rate "$3" burst "$(burst_of "$3")"
 }
 
 # queue_drops PORT ID: frames of that connection its queue on swp2 refused
-queue_drops() { conn_stat sw1 "$1" "$2" drop_queue; }
+# since queue_mark (run before each try of a run)
+declare -A _qbase
+queue_mark() {
+	local p n
+	for p in swp1 swp3; do
+		n=$(conn_stat sw1 $p 03:09 drop_queue 2>/dev/null)
+		_qbase[$p]=${n:-0}
+	done
+}
+queue_drops() { echo $(( $(conn_stat sw1 "$1" "$2" drop_queue) - ${_qbase[$1]:-0} )); }
 
 # lost_where FLOW PORT: how many of the flow's frames went missing, and
 # the counters of every place on its way to h2 that drops.
@@ -43,15 +52,16 @@ lost_where() {
 fig4() { # mode
 	local m=$1 rt be1 be2 sent rcvd
 	ports_qdisc sw1 10mbit mode "$m"
-	conn swp1 03:09 5mbit
-	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 $((LINK / 2)) $SECS $SIZE
+	conn swp1 03:09 $((LINK / 2))
+	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 $((LINK / 2)) $SECS $SIZE \
+		"$(burst_of $((LINK / 2)))"
 	flow_start be1 h3 h2 "$(host_ip h2)" 5001 $((LINK / 2)) $SECS $SIZE
 	flow_start be2 h4 h2 "$(host_ip h2)" 5002 $((LINK / 2)) $SECS $SIZE
-	flows_go
+	flows_go queue_mark
 	rt=$(flow_rx rt)
 	ktap_info "$m: reserved 5 Mbit/s: $rt; queue drops $(queue_drops swp1 03:09)"
 	ktap_info "$m: best effort: $(field rate_bps "$(flow_rx be1)") + $(field rate_bps "$(flow_rx be2)") bit/s"
-	ktap_check "$m, Fig. 4: every sender reached its offered rate" senders_ok rt be1 be2
+	ktap_check "$m, Fig. 4: every sender offered its rate, within its contract" senders_ok rt be1 be2
 	rcvd=$(( $(field received "$(flow_rx be1)") + $(field received "$(flow_rx be2)") ))
 	sent=$(( $(field sent "$(flow_tx be1)") + $(field sent "$(flow_tx be2)") ))
 	ktap_result "$m, Fig. 4: the output port was overloaded (best effort lost frames)" \
@@ -65,14 +75,15 @@ fig4() { # mode
 
 overload() { # mode
 	local m=$1 rt
-	conn swp1 03:09 5mbit
-	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 $((LINK / 2)) $SECS $SIZE
+	conn swp1 03:09 $((LINK / 2))
+	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 $((LINK / 2)) $SECS $SIZE \
+		"$(burst_of $((LINK / 2)))"
 	flow_start be1 h3 h2 "$(host_ip h2)" 5001 $((LINK * 3 / 4)) $SECS $SIZE
 	flow_start be2 h4 h2 "$(host_ip h2)" 5002 $((LINK * 3 / 4)) $SECS $SIZE
-	flows_go
+	flows_go queue_mark
 	rt=$(flow_rx rt)
 	ktap_info "$m: 200% load: $rt"
-	ktap_check "$m, 200% load: every sender reached its offered rate" senders_ok rt be1 be2
+	ktap_check "$m, 200% load: every sender offered its rate, within its contract" senders_ok rt be1 be2
 	ktap_explain "$m, 200% load: no conforming real-time frame lost" \
 		"$([ "$(field received "$rt")" = "$(field sent "$(flow_tx rt)")" ] &&
 		   within "$(field rate_bps "$rt")" $((LINK / 2)) 1; echo $?)" \
@@ -82,16 +93,17 @@ overload() { # mode
 
 isolation() { # mode
 	local m=$1 a b
-	conn swp1 03:09 2mbit
-	conn swp3 03:09 3mbit
+	conn swp1 03:09 $((LINK / 5))
+	conn swp3 03:09 $((LINK * 3 / 10))
 	flow_start a h1 h2 "$(proxy_ip 03:09)" 5000 $((LINK * 3 / 5)) $SECS $SIZE
-	flow_start b h3 h2 "$(proxy_ip 03:09)" 5001 $((LINK * 3 / 10)) $SECS $SIZE
-	flows_go
+	flow_start b h3 h2 "$(proxy_ip 03:09)" 5001 $((LINK * 3 / 10)) $SECS $SIZE \
+		"$(burst_of $((LINK * 3 / 10)))"
+	flows_go queue_mark
 	a=$(flow_rx a)
 	b=$(flow_rx b)
 	ktap_info "$m: 3x over its 2 Mbit/s: $a"
 	ktap_info "$m: conforming at 3 Mbit/s: $b; queue drops $(queue_drops swp3 03:09); $(flow_tx b)"
-	ktap_check "$m, isolation: both senders reached their rates" senders_ok a b
+	ktap_check "$m, isolation: both senders offered their rates, within contract" senders_ok a b
 	ktap_explain "$m, isolation: the conforming connection lost nothing, 3 Mbit/s within 1%" \
 		"$([ "$(field received "$b")" = "$(field sent "$(flow_tx b)")" ] &&
 		   within "$(field rate_bps "$b")" $((LINK * 3 / 10)) 1 &&

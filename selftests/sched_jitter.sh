@@ -19,7 +19,7 @@ SIZE=1472
 
 measure() { # mode
 	ports_qdisc sw1 10mbit mode "$1"
-	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 $((LINK / 2)) $SECS $SIZE
+	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 $((LINK / 2)) $SECS $SIZE 25000
 	flow_start be h3 h2 "$(host_ip h2)" 5001 $((LINK * 3 / 10)) $SECS $SIZE
 	flows_go
 	ktap_info "$1: $(flow_rx rt)"

@@ -17,30 +17,38 @@ LINK=10000000
 SECS=10
 SIZE=1472
 
-run() { # percent
-	local pct=$1 rate=$((LINK * $1 / 100)) tcp goodput res rt early
-	ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
-		daddr "$(host_ip h2)" swap rate "$rate" burst $((rate / 8 / 25))
-	early=$(port_stat sw1 swp1 drop_early)
+# tcp_start: a greedy TCP flow from h1 to h2 for the run's length, after
+# any earlier try's; preemptive discards counted from here
+tcp_start() {
+	local i
+	[ -z "$_tcp" ] || wait "$_tcp"
+	_early0=$(port_stat sw1 swp1 drop_early)
 	on h2 iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 	for i in $(seq 100); do
 		on h2 ss -Htln "sport = :5201" | grep -q . && break
 		sleep 0.1
 	done
-	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 "$rate" $SECS $SIZE
 	on h1 iperf3 -c "$(host_ip h2)" -p 5201 -t $((SECS + 1)) -J >"$_flow_dir/tcp.json" &
-	tcp=$!
+	_tcp=$!
 	sleep 0.5
-	flows_go
-	wait $tcp
+}
+
+run() { # percent
+	local pct=$1 rate=$((LINK * $1 / 100)) goodput res rt early
+	ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
+		daddr "$(host_ip h2)" swap rate "$rate" burst $((rate / 8 / 25))
+	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 "$rate" $SECS $SIZE $((rate / 8 / 25))
+	_tcp=
+	flows_go tcp_start
+	wait "$_tcp"
 	goodput=$(jq '.end.sum_received.bits_per_second | floor' "$_flow_dir/tcp.json")
 	res=$((LINK - rate))
 	rt=$(flow_rx rt)
-	early=$(( $(port_stat sw1 swp1 drop_early) - early ))
+	early=$(( $(port_stat sw1 swp1 drop_early) - _early0 ))
 	ktap_info "$pct%: real time $(field rate_bps "$rt") bit/s, $(field received "$rt")" \
 		"of $(field sent "$(flow_tx rt)") frames; TCP goodput $goodput bit/s" \
 		"(residual $res); $early preemptive discards"
-	ktap_check "$pct%: the real-time sender reached its rate" senders_ok rt
+	ktap_check "$pct%: the real-time sender offered its rate, within its contract" senders_ok rt
 	ktap_result "$pct%: real time got its reservation within 1%, nothing lost" \
 		"$([ "$(field received "$rt")" = "$(field sent "$(flow_tx rt)")" ] &&
 		   within "$(field rate_bps "$rt")" "$rate" 1; echo $?)"

@@ -19,7 +19,7 @@ SIZE=1472
 # both to h2: the reserved flow is whole, the port held to 10 Mbit/s.
 check() {
 	local rt be
-	flow_start rt h1 h2 "$2" 5000 3000000 $SECS $SIZE
+	flow_start rt h1 h2 "$2" 5000 3000000 $SECS $SIZE 15000
 	flow_start be h3 h2 "$(host_ip h2)" 5001 15000000 $SECS $SIZE
 	flows_go
 	rt=$(field rate_bps "$(flow_rx rt)")

@@ -7,9 +7,15 @@
  *       starting with a sequence number, at absolute deadlines. PACE is a
  *       packet rate (a bare number) or a tc(8) rate ("10mbit") counting
  *       whole frames: payload + 8 UDP + 20 IP + 14 Ethernet bytes.
- *       Prints "sent=N elapsed_us=E sent_bps=R rate_bps=R iat_mean_us=M
- *       iat_sd_us=S iat_max_us=X" (R in frame bits; the inter-send times
- *       of the frames as they left, the jitter the sender adds).
+ *       Prints "sent=N elapsed_us=E sent_bps=R late_max_us=L catchup_us=C
+ *       rate_bps=R iat_mean_us=M iat_sd_us=S iat_max_us=X" (R in frame bits;
+ *       the inter-send times of the frames as they left, the jitter the
+ *       sender adds). L is how far a frame left behind its deadline; C
+ *       the largest burst the sender put out catching up, as time at the
+ *       pace: the most by which an earlier frame was later than a later
+ *       one. A token bucket at the pace with a depth of C (and one frame)
+ *       passes every frame sent: the traffic conformed to any contract of
+ *       that rate whose burst is at least C.
  *   udpprobe recv PORT COUNT TIMEOUT_MS [GAP_MS]
  *       receive until COUNT datagrams or TIMEOUT_MS of silence (GAP_MS once
  *       the first datagram is in: a flow that lost its tail ends sooner),
@@ -125,7 +131,7 @@ static int do_send(int argc, char **argv)
 {
 	struct sockaddr_in dst = { .sin_family = AF_INET };
 	unsigned long count, size = 64, i;
-	uint64_t start, gap, elapsed;
+	uint64_t start, gap, elapsed, at, late, late_max = 0, catchup = 0;
 	struct timing tm = { 0 };
 	char *buf;
 	int fd;
@@ -169,13 +175,24 @@ static int do_send(int argc, char **argv)
 			usleep(100);
 		}
 		/* When the frame left: the jitter the sender itself adds. */
-		timing_add(&tm, now_ns(), size + FRAME_OVERHEAD);
+		at = now_ns();
+		timing_add(&tm, at, size + FRAME_OVERHEAD);
+		/*
+		 * Frames j < k leave as a burst of (late_j - late_k) at the
+		 * pace when the sender catches up: what a contract must allow.
+		 */
+		late = gap ? at - (start + i * gap) : 0;
+		if (late_max > late && late_max - late > catchup)
+			catchup = late_max - late;
+		if (late > late_max)
+			late_max = late;
 	}
 	/* Over the COUNT - 1 gaps from the first frame to the last. */
 	elapsed = now_ns() - start;
-	printf("sent=%lu elapsed_us=%llu sent_bps=%.0f", count,
-	       (unsigned long long)(elapsed / 1000),
-	       count > 1 ? (count - 1) * (size + FRAME_OVERHEAD) * 8 * 1e9 / elapsed : 0);
+	printf("sent=%lu elapsed_us=%llu sent_bps=%.0f late_max_us=%llu catchup_us=%llu",
+	       count, (unsigned long long)(elapsed / 1000),
+	       count > 1 ? (count - 1) * (size + FRAME_OVERHEAD) * 8 * 1e9 / elapsed : 0,
+	       (unsigned long long)(late_max / 1000), (unsigned long long)(catchup / 1000));
 	timing_print(&tm);
 	printf("\n");
 	return 0;
