@@ -34,6 +34,8 @@
  *   whatever the number of connections. Best effort fills every gap.
  *
  * Admission: real time may reserve rt-limit percent of the rate.
+ * The queues are in sch_ethereal_class.c, the binding to the switch port
+ * and the limits admission reads in sch_ethereal_port.c.
  * Locking: the data path runs under the qdisc's root lock; configuration
  * under RTNL, taking the tree lock for what the data path reads.
  */
@@ -46,8 +48,7 @@
 #include <net/sch_generic.h>
 
 #include "admit.h"
-#include "ethereal.h"
-#include "wheel.h"
+#include "sch_ethereal.h"
 
 #define ETHEREAL_LINK_BURST_NS	1000000ULL	/* 1 ms back to back after idle */
 #define ETHEREAL_CYCLE_DEFAULT	10000000ULL	/* the paper's 10 ms */
@@ -55,81 +56,6 @@
 #define ETHEREAL_MAX_CONNS_DEFAULT 4096
 #define ETHEREAL_DISCARD_DEFAULT 50000000ULL
 #define ETHEREAL_CTL_LIMIT	64		/* control frames queued */
-
-struct ethereal_class {
-	u32 classid;
-	u16 qid;
-	u16 in_id;
-	u32 in_ifindex;
-	u64 rate;			/* bit/s */
-	u32 burst;
-	u32 limit;			/* bytes: twice the burst */
-	u32 backlog;			/* bytes queued */
-	struct qdisc_skb_head q;
-	/* paced */
-	u64 vtime;			/* theoretical arrival time of the next frame */
-	u64 tau;			/* ns: the burst's tolerance */
-	struct ethereal_wheel_item item;
-	/* cyclic */
-	struct list_head alist;		/* in visit or wait */
-	bool listed;
-	s64 credit;			/* bytes left in cycle credit_cycle */
-	u64 credit_cycle;
-	u64 missed_seen;		/* q->missed when it last got credit */
-	struct gnet_stats_basic_sync bstats;
-	struct gnet_stats_queue qstats;
-};
-
-struct ethereal_sched {
-	struct Qdisc *sch;
-	struct ethereal_port *port;	/* bound switch port, RTNL */
-	u64 rate;			/* link, bit/s */
-	u64 cycle;			/* ns */
-	u64 discard_window;		/* ns */
-	u32 rt_limit;			/* percent */
-	u32 be_limit;			/* bytes */
-	u32 rt_buffer;			/* bytes of connection queues allowed */
-	u32 max_conns;
-	u8 mode;
-
-	u64 link_time;			/* when the link is free */
-	struct qdisc_skb_head be;
-	u32 be_backlog;
-	struct qdisc_skb_head ctl;	/* signaling and ARP probes of the switch */
-	struct xarray classes;		/* qid -> class */
-	unsigned int n_classes;
-
-	struct ethereal_wheel wheel;	/* paced */
-	struct list_head visit;		/* cyclic: still to serve this cycle */
-	struct list_head wait;		/* cyclic: served, or late: next cycle */
-	u64 cycle_no;
-	u64 cycle_end;
-	u64 missed;			/* cycles that passed without a visit */
-	bool be_phase;			/* real time is over for this cycle */
-
-	struct qdisc_watchdog watchdog;
-	struct tc_ethereal_xstats x;
-};
-
-/* A frame's departure time, in the qdisc's private part of skb->cb. */
-struct ethereal_skb_cb {
-	u64 time;
-};
-
-static struct ethereal_skb_cb *ethereal_cb(struct sk_buff *skb)
-{
-	qdisc_cb_private_validate(skb, sizeof(struct ethereal_skb_cb));
-	return (struct ethereal_skb_cb *)qdisc_skb_cb(skb)->data;
-}
-
-static struct Qdisc_ops ethereal_qdisc_ops;
-
-static void ethereal_qhead_init(struct qdisc_skb_head *qh)
-{
-	qh->head = NULL;
-	qh->tail = NULL;
-	qh->qlen = 0;
-}
 
 /* Scheduling structures of each mode */
 
@@ -177,7 +103,7 @@ static void ethereal_activate(struct ethereal_sched *q, struct ethereal_class *c
 	cl->listed = true;
 }
 
-static void ethereal_deactivate(struct ethereal_sched *q, struct ethereal_class *cl)
+void ethereal_deactivate(struct ethereal_sched *q, struct ethereal_class *cl)
 {
 	if (ethereal_wheel_item_queued(&cl->item))
 		ethereal_wheel_del(&q->wheel, &cl->item);
@@ -452,222 +378,6 @@ sent:
 	return skb;
 }
 
-/* Classes: created and removed with the connections leaving the port */
-
-static struct ethereal_class *ethereal_class_new(struct ethereal_sched *q,
-						 const struct ethereal_conn *conn)
-{
-	struct ethereal_class *cl = kzalloc(sizeof(*cl), GFP_KERNEL);
-
-	if (!cl)
-		return NULL;
-	cl->qid = conn->qid;
-	cl->classid = TC_H_MAKE(q->sch->handle, conn->qid);
-	cl->in_ifindex = conn->in->dev->ifindex;
-	cl->in_id = conn->in_id;
-	cl->rate = conn->rate;
-	cl->burst = conn->burst;
-	cl->tau = ethereal_tx_ns(conn->burst, conn->rate);
-	cl->limit = min_t(u64, 2ULL * conn->burst, U32_MAX);
-	ethereal_qhead_init(&cl->q);
-	ethereal_wheel_item_init(&cl->item);
-	INIT_LIST_HEAD(&cl->alist);
-	cl->credit_cycle = U64_MAX;
-	gnet_stats_basic_sync_init(&cl->bstats);
-	return cl;
-}
-
-static int ethereal_class_insert(struct ethereal_sched *q, const struct ethereal_conn *conn)
-{
-	struct ethereal_class *cl = ethereal_class_new(q, conn);
-	int err;
-
-	if (!cl)
-		return -ENOMEM;
-	/* Visible to enqueue once inserted: complete by then. */
-	err = xa_insert(&q->classes, cl->qid, cl, GFP_KERNEL);
-	if (err) {
-		kfree(cl);
-		return err;
-	}
-	sch_tree_lock(q->sch);
-	q->n_classes++;
-	sch_tree_unlock(q->sch);
-	return 0;
-}
-
-/* Out of the tables and its frames dropped; the caller frees it. */
-static void ethereal_class_unlink(struct ethereal_sched *q, struct ethereal_class *cl,
-				  struct sk_buff **to_free)
-{
-	struct Qdisc *sch = q->sch;
-	unsigned int qlen = cl->q.qlen, backlog = cl->backlog;
-	struct sk_buff *skb;
-
-	xa_erase(&q->classes, cl->qid);
-	ethereal_deactivate(q, cl);
-	while ((skb = __qdisc_dequeue_head(&cl->q))) {
-		skb->next = *to_free;
-		*to_free = skb;
-	}
-	cl->backlog = 0;
-	if (qlen) {
-		cl->qstats.drops += qlen;
-		q->x.rt_drops += qlen;
-		qdisc_tree_reduce_backlog(sch, qlen, backlog);
-		sch->q.qlen -= qlen;
-		sch->qstats.backlog -= backlog;
-	}
-	q->n_classes--;
-}
-
-static void ethereal_class_remove_all(struct ethereal_sched *q)
-{
-	struct sk_buff *to_free = NULL;
-	struct ethereal_class *cl;
-	unsigned long qid;
-	LIST_HEAD(gone);
-
-	sch_tree_lock(q->sch);
-	xa_for_each(&q->classes, qid, cl) {
-		ethereal_class_unlink(q, cl, &to_free);
-		list_add(&cl->alist, &gone);
-	}
-	sch_tree_unlock(q->sch);
-	rtnl_kfree_skbs(to_free, NULL);
-	while (!list_empty(&gone)) {
-		cl = list_first_entry(&gone, struct ethereal_class, alist);
-		list_del(&cl->alist);
-		kfree(cl);
-	}
-}
-
-/* Interface to the switch (RTNL held) */
-
-/*
- * Q schedules PORT from now on: a queue for each of its connections. A root
- * qdisc being replaced keeps its own queues and binding until it is
- * destroyed, so that a replace failing after this (tc_modify_qdisc holds
- * RTNL throughout) leaves the port as it was (ethereal_release()).
- */
-static void ethereal_bind(struct ethereal_sched *q, struct ethereal_port *port)
-{
-	struct ethereal_conn *conn;
-	unsigned long qid;
-
-	port->sched = q;
-	q->port = port;
-	xa_for_each(&port->out_conns, qid, conn)
-		if (ethereal_class_insert(q, conn))
-			netdev_warn(port->dev, "no memory for the queue of connection %u\n",
-				    conn->in_id);
-	ethereal_discard_set(port, q->rate, q->discard_window);
-}
-
-/* A switch port appeared, or its scheduler went: is its root qdisc ours? */
-void ethereal_sched_bind(struct ethereal_port *port)
-{
-	struct Qdisc *root = rtnl_dereference(port->dev->qdisc);
-	struct ethereal_sched *q;
-
-	ASSERT_RTNL();
-	if (!root || root->ops != &ethereal_qdisc_ops)
-		return;
-	q = qdisc_priv(root);
-	if (q->port == port) {
-		/* Still bound, with its queues: it schedules the port again. */
-		port->sched = q;
-		ethereal_discard_set(port, q->rate, q->discard_window);
-	} else {
-		ethereal_bind(q, port);
-	}
-}
-
-void ethereal_sched_unbind(struct ethereal_port *port)
-{
-	struct ethereal_sched *q = port->sched;
-
-	ASSERT_RTNL();
-	if (!q)
-		return;
-	ethereal_class_remove_all(q);
-	q->port = NULL;
-	port->sched = NULL;
-	ethereal_discard_set(port, 0, 0);
-}
-
-/* Q is destroyed: its queues go, and the port is left to the root it has. */
-static void ethereal_release(struct ethereal_sched *q)
-{
-	struct net_device *dev = qdisc_dev(q->sch);
-	struct ethereal_port *port;
-
-	ASSERT_RTNL();
-	ethereal_class_remove_all(q);
-	/*
-	 * A replaced root may outlive its port (a tc filter request holding
-	 * it for a moment): touch the port only if it is still there.
-	 */
-	port = ethereal_port_find(dev_net(dev), dev);
-	if (port != q->port)
-		port = NULL;
-	q->port = NULL;
-	if (!port || port->sched != q)
-		return;		/* replaced: the new root has the port */
-	port->sched = NULL;
-	ethereal_discard_set(port, 0, 0);
-	/*
-	 * A replacement that failed: the old root takes the port back. Not
-	 * when Q is still the root, as when its device goes away.
-	 */
-	if (rtnl_dereference(port->dev->qdisc) != q->sch)
-		ethereal_sched_bind(port);
-}
-
-/* PORT's limits, when its scheduler is ours. */
-bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_limits *l)
-{
-	const struct ethereal_sched *q = port->sched;
-
-	ASSERT_RTNL();
-	if (!q)
-		return false;
-	l->rate = q->rate;
-	l->rt_limit = q->rt_limit;
-	l->max_conns = q->max_conns;
-	l->rt_buffer = q->rt_buffer;
-	return true;
-}
-
-u64 ethereal_sched_rate(const struct ethereal_port *port)
-{
-	return port->sched ? port->sched->rate : 0;
-}
-
-int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn)
-{
-	ASSERT_RTNL();
-	return port->sched ? ethereal_class_insert(port->sched, conn) : 0;
-}
-
-void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn)
-{
-	struct ethereal_sched *q = port->sched;
-	struct sk_buff *to_free = NULL;
-	struct ethereal_class *cl;
-
-	ASSERT_RTNL();
-	if (!q)
-		return;
-	sch_tree_lock(q->sch);
-	cl = xa_load(&q->classes, conn->qid);
-	if (cl)
-		ethereal_class_unlink(q, cl, &to_free);
-	sch_tree_unlock(q->sch);
-	rtnl_kfree_skbs(to_free, NULL);
-	kfree(cl);
-}
-
 /* Configuration */
 
 /* Not const: the 6.1 policy macros take a non-const pointer. */
@@ -805,7 +515,7 @@ static int ethereal_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 			err = ethereal_port_fits(port, &l, extack);
 			if (err)
 				return err;
-			ethereal_bind(q, port);
+			ethereal_sched_attach(q, port);
 		}
 	}
 	return 0;
@@ -837,7 +547,7 @@ static void ethereal_destroy(struct Qdisc *sch)
 
 	qdisc_watchdog_cancel(&q->watchdog);
 	if (q->port)
-		ethereal_release(q);
+		ethereal_sched_release(q);
 	ethereal_class_remove_all(q);
 	xa_destroy(&q->classes);
 	__qdisc_reset_queue(&q->be);
@@ -894,126 +604,7 @@ static int ethereal_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	return gnet_stats_copy_app(d, &st, sizeof(st));
 }
 
-/* Class operations: dumps only; the switch creates and removes classes. */
-
-static struct Qdisc *ethereal_leaf(struct Qdisc *sch, unsigned long arg)
-{
-	return NULL;
-}
-
-static int ethereal_graft(struct Qdisc *sch, unsigned long arg, struct Qdisc *new,
-			  struct Qdisc **old, struct netlink_ext_ack *extack)
-{
-	NL_SET_ERR_MSG(extack, "A connection's queue takes no child qdisc");
-	return -EOPNOTSUPP;
-}
-
-static unsigned long ethereal_find(struct Qdisc *sch, u32 classid)
-{
-	struct ethereal_sched *q = qdisc_priv(sch);
-
-	if (TC_H_MAJ(classid) != sch->handle)
-		return 0;
-	return (unsigned long)xa_load(&q->classes, TC_H_MIN(classid));
-}
-
-static int ethereal_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
-				 struct nlattr **tca, unsigned long *arg,
-				 struct netlink_ext_ack *extack)
-{
-	NL_SET_ERR_MSG(extack,
-		       "Classes are the switch's connections: add them with etherealctl");
-	return -EOPNOTSUPP;
-}
-
-static int ethereal_class_delete(struct Qdisc *sch, unsigned long arg,
-				 struct netlink_ext_ack *extack)
-{
-	NL_SET_ERR_MSG(extack,
-		       "Classes are the switch's connections: delete them with etherealctl");
-	return -EOPNOTSUPP;
-}
-
-static void ethereal_walk(struct Qdisc *sch, struct qdisc_walker *arg)
-{
-	struct ethereal_sched *q = qdisc_priv(sch);
-	struct ethereal_class *cl;
-	unsigned long qid;
-
-	if (arg->stop)
-		return;
-	xa_for_each(&q->classes, qid, cl)
-		if (!tc_qdisc_stats_dump(sch, (unsigned long)cl, arg))
-			return;
-}
-
-static int ethereal_dump_class(struct Qdisc *sch, unsigned long arg,
-			       struct sk_buff *skb, struct tcmsg *tcm)
-{
-	struct ethereal_class *cl = (struct ethereal_class *)arg;
-	struct nlattr *opts;
-
-	tcm->tcm_parent = TC_H_ROOT;
-	tcm->tcm_handle = cl->classid;
-	tcm->tcm_info = 0;
-	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
-	if (!opts)
-		return -EMSGSIZE;
-	if (nla_put_u64_64bit(skb, TCA_ETHEREAL_CLASS_RATE, cl->rate,
-			      TCA_ETHEREAL_CLASS_PAD) ||
-	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_BURST, cl->burst) ||
-	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_LIMIT, cl->limit) ||
-	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_IN_IFINDEX, cl->in_ifindex) ||
-	    nla_put_u16(skb, TCA_ETHEREAL_CLASS_IN_ID, cl->in_id))
-		goto nla_put_failure;
-	return nla_nest_end(skb, opts);
-
-nla_put_failure:
-	nla_nest_cancel(skb, opts);
-	return -EMSGSIZE;
-}
-
-static int ethereal_dump_class_stats(struct Qdisc *sch, unsigned long arg,
-				     struct gnet_dump *d)
-{
-	struct ethereal_sched *q = qdisc_priv(sch);
-	struct ethereal_class *cl = (struct ethereal_class *)arg;
-	struct tc_ethereal_class_xstats xs = {};
-	struct gnet_stats_queue qs;
-	u64 now = ktime_get_ns();
-	u32 qlen;
-
-	/*
-	 * tc dumps without the qdisc's lock, and the packet path may dequeue
-	 * and free the head frame meanwhile: read the queue under the lock.
-	 */
-	sch_tree_lock(sch);
-	if (q->mode == ETHEREAL_MODE_CYCLIC && cl->credit_cycle == q->cycle_no)
-		xs.credit = cl->credit;
-	if (q->mode == ETHEREAL_MODE_PACED && cl->q.qlen &&
-	    ethereal_cb(cl->q.head)->time < now)
-		xs.lag_ns = now - ethereal_cb(cl->q.head)->time;
-	qs = cl->qstats;
-	qlen = cl->q.qlen;
-	sch_tree_unlock(sch);
-	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
-	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)
-		return -1;
-	return gnet_stats_copy_app(d, &xs, sizeof(xs));
-}
-
-static const struct Qdisc_class_ops ethereal_class_ops = {
-	.graft		= ethereal_graft,
-	.leaf		= ethereal_leaf,
-	.find		= ethereal_find,
-	.change		= ethereal_class_change,
-	.delete		= ethereal_class_delete,
-	.walk		= ethereal_walk,
-	.dump		= ethereal_dump_class,
-	.dump_stats	= ethereal_dump_class_stats,
-};
-
-static struct Qdisc_ops ethereal_qdisc_ops __read_mostly = {
+struct Qdisc_ops ethereal_qdisc_ops __read_mostly = {
 	.cl_ops		= &ethereal_class_ops,
 	.id		= "ethereal",
 	.priv_size	= sizeof(struct ethereal_sched),

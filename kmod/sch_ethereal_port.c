@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ethereal qdisc as a switch port's scheduler: bound to the port while
+ * it is the port's root, with a queue for each connection leaving it, and
+ * the limits admission checks (RTNL held throughout).
+ */
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+
+#include "sch_ethereal.h"
+
+/*
+ * Q schedules PORT from now on: a queue for each of its connections. A root
+ * qdisc being replaced keeps its own queues and binding until it is
+ * destroyed, so that a replace failing after this (tc_modify_qdisc holds
+ * RTNL throughout) leaves the port as it was (ethereal_sched_release()).
+ */
+void ethereal_sched_attach(struct ethereal_sched *q, struct ethereal_port *port)
+{
+	struct ethereal_conn *conn;
+	unsigned long qid;
+
+	port->sched = q;
+	q->port = port;
+	xa_for_each(&port->out_conns, qid, conn)
+		if (ethereal_class_insert(q, conn))
+			netdev_warn(port->dev, "no memory for the queue of connection %u\n",
+				    conn->in_id);
+	ethereal_discard_set(port, q->rate, q->discard_window);
+}
+
+/* A switch port appeared, or its scheduler went: is its root qdisc ours? */
+void ethereal_sched_bind(struct ethereal_port *port)
+{
+	struct Qdisc *root = rtnl_dereference(port->dev->qdisc);
+	struct ethereal_sched *q;
+
+	ASSERT_RTNL();
+	if (!root || root->ops != &ethereal_qdisc_ops)
+		return;
+	q = qdisc_priv(root);
+	if (q->port == port) {
+		/* Still bound, with its queues: it schedules the port again. */
+		port->sched = q;
+		ethereal_discard_set(port, q->rate, q->discard_window);
+	} else {
+		ethereal_sched_attach(q, port);
+	}
+}
+
+void ethereal_sched_unbind(struct ethereal_port *port)
+{
+	struct ethereal_sched *q = port->sched;
+
+	ASSERT_RTNL();
+	if (!q)
+		return;
+	ethereal_class_remove_all(q);
+	q->port = NULL;
+	port->sched = NULL;
+	ethereal_discard_set(port, 0, 0);
+}
+
+/* Q is destroyed: its queues go, and the port is left to the root it has. */
+void ethereal_sched_release(struct ethereal_sched *q)
+{
+	struct net_device *dev = qdisc_dev(q->sch);
+	struct ethereal_port *port;
+
+	ASSERT_RTNL();
+	ethereal_class_remove_all(q);
+	/*
+	 * A replaced root may outlive its port (a tc filter request holding
+	 * it for a moment): touch the port only if it is still there.
+	 */
+	port = ethereal_port_find(dev_net(dev), dev);
+	if (port != q->port)
+		port = NULL;
+	q->port = NULL;
+	if (!port || port->sched != q)
+		return;		/* replaced: the new root has the port */
+	port->sched = NULL;
+	ethereal_discard_set(port, 0, 0);
+	/*
+	 * A replacement that failed: the old root takes the port back. Not
+	 * when Q is still the root, as when its device goes away.
+	 */
+	if (rtnl_dereference(port->dev->qdisc) != q->sch)
+		ethereal_sched_bind(port);
+}
+
+/* PORT's limits, when its scheduler is ours. */
+bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_limits *l)
+{
+	const struct ethereal_sched *q = port->sched;
+
+	ASSERT_RTNL();
+	if (!q)
+		return false;
+	l->rate = q->rate;
+	l->rt_limit = q->rt_limit;
+	l->max_conns = q->max_conns;
+	l->rt_buffer = q->rt_buffer;
+	return true;
+}
+
+u64 ethereal_sched_rate(const struct ethereal_port *port)
+{
+	return port->sched ? port->sched->rate : 0;
+}
+
+int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn)
+{
+	ASSERT_RTNL();
+	return port->sched ? ethereal_class_insert(port->sched, conn) : 0;
+}
+
+void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn)
+{
+	struct ethereal_sched *q = port->sched;
+	struct sk_buff *to_free = NULL;
+	struct ethereal_class *cl;
+
+	ASSERT_RTNL();
+	if (!q)
+		return;
+	sch_tree_lock(q->sch);
+	cl = xa_load(&q->classes, conn->qid);
+	if (cl)
+		ethereal_class_unlink(q, cl, &to_free);
+	sch_tree_unlock(q->sch);
+	rtnl_kfree_skbs(to_free, NULL);
+	kfree(cl);
+}
