@@ -430,7 +430,10 @@ static struct ethereal_conn *ethereal_sig_downstream_conn(const struct ethereal_
 /*
  * The connection a message from upstream is about. A host speaks only for
  * its own: the MAC and address its setup came from. That, rather than the
- * FDB, which the host's refreshes alone would let age out, is the check.
+ * FDB, which the host's refreshes alone would let age out, is the check; a
+ * host may name its connection by ID alone (rtcd releases what an earlier
+ * rtcd left that way). An upstream switch always sends the setup's cookie:
+ * from a trunk, a message with another is not about this connection.
  */
 static struct ethereal_conn *ethereal_sig_upstream_conn(const struct ethereal_sig_rxinfo *rx,
 							const struct ethereal_sig_msg *m)
@@ -439,8 +442,10 @@ static struct ethereal_conn *ethereal_sig_upstream_conn(const struct ethereal_si
 
 	if (!conn || conn->origin != ETHEREAL_ORIGIN_SIGNALED)
 		return NULL;
-	if (conn->sig.has_peer && (conn->sig.peer.ip != rx->from.ip ||
-				   !ether_addr_equal(conn->sig.peer.mac, rx->from.mac))) {
+	if (!conn->sig.has_peer)
+		return conn->sig.cookie == m->cookie ? conn : NULL;
+	if (conn->sig.peer.ip != rx->from.ip ||
+	    !ether_addr_equal(conn->sig.peer.mac, rx->from.mac)) {
 		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_SPOOFED);
 		return ERR_PTR(-EPERM);
 	}
@@ -512,7 +517,8 @@ void ethereal_sig_teardown(const struct ethereal_sig_rxinfo *rx,
 void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx,
 			  const struct ethereal_sig_msg *m)
 {
-	struct ethereal_sig_msg r = *m;
+	/* Passed on as this switch's own: nothing of the sender's rides along. */
+	struct ethereal_sig_msg r = { .type = ETHEREAL_SIG_REFRESH };
 	struct ethereal_conn *conn;
 
 	/*

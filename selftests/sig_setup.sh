@@ -9,7 +9,8 @@
 # bridge; a hostile host's setups, ARP probes and addresses held to its
 # port's budgets, and its claims of another host's address or MAC refused;
 # static bindings; a host's quota; a refresh while the setup waits
-# downstream; 1,000 connections set up and torn down.
+# downstream; a trunk's messages held to the setup's cookie; 1,000
+# connections set up and torn down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -33,6 +34,15 @@ reserved() { json_first "$(ctl "$1" -j port show dev "$2")" reserved; }
 expired_sum() { local s n=0; for s in $SW; do n=$((n + $(sigstat $s expired))); done; echo $n; }
 # all_conns N: every switch has N connections
 all_conns() { local s; for s in $SW; do [ "$(conns $s)" = "$1" ] || return 1; done; }
+# wait_conns_on SW N SECONDS: until SW has N connections
+wait_conns_on() {
+	local i
+	for i in $(seq $(($3 * 10))); do
+		[ "$(conns "$1")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # wait_conns N SECONDS: until every switch has N connections
 wait_conns() {
 	local i
@@ -43,7 +53,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 43
+ktap_begin 45
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -361,6 +371,26 @@ ktap_result "a refresh of a setup still pending is not passed on: the setup comp
 sig h1 -k 0x5151 teardown 03:17 >/dev/null
 wait_conns 0 3
 on h3 tc qdisc del dev eth0 root
+
+# --- from a trunk, a message about a connection needs its setup's cookie ---
+# h3's port on sw2 made a trunk: h3 sets up as a switch would, then tries
+# to tear down and refresh that connection with another cookie.
+p3=$(port_of sw2 h3)
+ctl sw2 port set dev "$p3" role trunk
+sig h3 -k 0xc00c -t 1000 setup 05:01 "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
+wait_conns_on sw3 1 3
+un=$(sigstat sw2 drop_unexpected)
+sig h3 -k 0xbad teardown 05:01 >/dev/null
+sig h3 -k 0xbad refresh 05:01 >/dev/null
+sleep 0.5
+ktap_info "sw2: $(conns sw2), sw3: $(conns sw3) connections; unexpected $un -> $(sigstat sw2 drop_unexpected)"
+ktap_result "trunk: a teardown and a refresh with another cookie are dropped, counted" \
+	"$([ "$(conns sw2)" = 1 ] && [ "$(conns sw3)" = 1 ] &&
+	   [ $(( $(sigstat sw2 drop_unexpected) - un )) = 2 ]; echo $?)"
+sig h3 -k 0xc00c teardown 05:01 >/dev/null
+ktap_result "trunk: with the setup's cookie, the teardown goes through" \
+	"$(wait_conns 0 3; echo $?)"
+ctl sw2 port set dev "$p3" role peripheral
 
 # --- 1,000 connections through three switches ---
 res=$(sig h1 -t 5000 batch 1000 01:00 "$(host_ip h4)" 5000 1kbit 100 100)
