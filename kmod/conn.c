@@ -140,6 +140,7 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->to_host = cfg->to_host;
 	conn->swap = cfg->swap;
 	conn->origin = cfg->origin;
+	RB_CLEAR_NODE(&conn->sig.node);	/* signaling orders it once it has a deadline */
 	conn->daddr = cfg->daddr;
 	conn->rate = cfg->rate;
 	conn->burst = cfg->burst;

@@ -17,6 +17,7 @@
 #include <linux/netdevice.h>
 #include <linux/netfilter.h>
 #include <linux/ratelimit.h>
+#include <linux/rbtree.h>
 #include <linux/skbuff.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
@@ -92,13 +93,12 @@ struct ethereal_sig_time {
 struct ethereal_sig {
 	struct delayed_work work;
 	bool dead;			/* detaching: queue nothing more */
-	struct list_head conns;		/* signaled connections, RTNL */
+	struct rb_root_cached deadlines; /* signaled connections by deadline, RTNL */
 	struct list_head waiting;	/* setups waiting for ARP, RTNL */
 	unsigned int n_pending;		/* waiting, or for downstream */
 	unsigned int next_rx;		/* the port served first, RTNL */
 	unsigned int n_waiting;
 	u32 lifetime_ms;		/* soft state */
-	unsigned long next_deadline;	/* no connection's is earlier */
 	spinlock_t neigh_lock;
 	u32 neigh_seed;			/* keys the neighbour hash */
 	struct hlist_head neigh[1 << ETHEREAL_NEIGH_BITS];
@@ -177,7 +177,7 @@ struct ethereal_sig_peer {
 
 /* A signaled connection's protocol state. */
 struct ethereal_conn_sig {
-	struct list_head node;		/* in ethereal_sig.conns */
+	struct rb_node node;		/* in ethereal_sig.deadlines */
 	u8 state;			/* enum ethereal_conn_state */
 	u8 hop;				/* this switch's, 1 = first */
 	bool has_peer;			/* input port leads to the source host */

@@ -147,19 +147,21 @@ static void ethereal_sig_handle(struct ethereal_port *port, struct sk_buff *skb)
 }
 
 /* Soft state and answers overdue. */
+/* The earliest deadline's connection, if there is one. */
+static struct ethereal_conn *ethereal_sig_first_due(struct ethereal_switch *sw)
+{
+	struct rb_node *n = rb_first_cached(&sw->sig.deadlines);
+
+	return n ? rb_entry(n, struct ethereal_conn, sig.node) : NULL;
+}
+
+/* Each teardown takes the connection out of the tree: the next is first. */
 static void ethereal_sig_timeouts(struct ethereal_switch *sw)
 {
-	unsigned long next = jiffies + msecs_to_jiffies(ETHEREAL_LIFETIME_MAX_MS);
-	struct ethereal_conn *conn, *tmp;
+	struct ethereal_conn *conn;
 
-	if (time_before(jiffies, sw->sig.next_deadline))
-		return;
-	list_for_each_entry_safe(conn, tmp, &sw->sig.conns, sig.node) {
-		if (time_before(jiffies, conn->sig.deadline)) {
-			if (time_before(conn->sig.deadline, next))
-				next = conn->sig.deadline;
-			continue;
-		}
+	while ((conn = ethereal_sig_first_due(sw)) &&
+	       !time_before(jiffies, conn->sig.deadline)) {
 		if (conn->sig.state == ETHEREAL_CONN_PENDING) {
 			ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_TIMEOUT);
 		} else {
@@ -167,7 +169,6 @@ static void ethereal_sig_timeouts(struct ethereal_switch *sw)
 			ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_EXPIRED);
 		}
 	}
-	sw->sig.next_deadline = next;
 }
 
 static bool ethereal_sig_queued(const struct ethereal_switch *sw)
@@ -225,15 +226,16 @@ static void ethereal_sig_handle_queued(struct ethereal_switch *sw)
 /* When the work must look again: ARP waits are polled, deadlines are not. */
 static void ethereal_sig_rearm(struct ethereal_switch *sw)
 {
+	struct ethereal_conn *first = ethereal_sig_first_due(sw);
 	unsigned long delay = ULONG_MAX;
 
 	if (ethereal_sig_queued(sw))
 		delay = 0;
 	else if (!list_empty(&sw->sig.waiting))
 		delay = ETHEREAL_SIG_TICK;
-	if (!list_empty(&sw->sig.conns))
-		delay = min(delay, time_after(sw->sig.next_deadline, jiffies) ?
-				   sw->sig.next_deadline - jiffies : 0);
+	if (first)
+		delay = min(delay, time_after(first->sig.deadline, jiffies) ?
+				   first->sig.deadline - jiffies : 0);
 	if (delay != ULONG_MAX)
 		queue_delayed_work(system_wq, &sw->sig.work, delay);
 }
@@ -288,8 +290,11 @@ unsigned int ethereal_sig_rx(struct ethereal_port *port, struct sk_buff *skb)
 void ethereal_sig_port_down(struct ethereal_port *port, u16 reason)
 {
 	struct ethereal_switch *sw = port->sw;
-	struct ethereal_conn *conn, *tmp;
 	struct ethereal_sig_wait *w, *wtmp;
+	struct xarray *ids[] = { &port->in_conns, &port->out_conns };
+	struct ethereal_conn *conn;
+	unsigned long id;
+	int i;
 
 	ASSERT_RTNL();
 	/* Its hosts' addresses are no longer bound to it: they may move. */
@@ -297,24 +302,25 @@ void ethereal_sig_port_down(struct ethereal_port *port, u16 reason)
 	list_for_each_entry_safe(w, wtmp, &sw->sig.waiting, node)
 		if (w->in == port)
 			ethereal_sig_wait_free(sw, w);
-	list_for_each_entry_safe(conn, tmp, &sw->sig.conns, sig.node) {
-		if (conn->in != port && conn->out != port)
-			continue;
-		if (reason == ETHEREAL_SIG_R_LINK_DOWN)
-			ethereal_sig_count(sw, ETHEREAL_SIGC_LINK_DOWN);
-		ethereal_sig_conn_teardown(conn, reason);
-	}
+	/* The port's own connections, not the switch's (xa_for_each may erase). */
+	for (i = 0; i < ARRAY_SIZE(ids); i++)
+		xa_for_each(ids[i], id, conn) {
+			if (conn->origin != ETHEREAL_ORIGIN_SIGNALED)
+				continue;
+			if (reason == ETHEREAL_SIG_R_LINK_DOWN)
+				ethereal_sig_count(sw, ETHEREAL_SIGC_LINK_DOWN);
+			ethereal_sig_conn_teardown(conn, reason);
+		}
 }
 
 void ethereal_sig_init(struct ethereal_switch *sw)
 {
 	INIT_DELAYED_WORK(&sw->sig.work, ethereal_sig_work);
-	INIT_LIST_HEAD(&sw->sig.conns);
+	sw->sig.deadlines = RB_ROOT_CACHED;
 	INIT_LIST_HEAD(&sw->sig.waiting);
 	spin_lock_init(&sw->sig.neigh_lock);
 	sw->sig.neigh_seed = get_random_u32();
 	sw->sig.lifetime_ms = ETHEREAL_LIFETIME_DEFAULT_MS;
-	sw->sig.next_deadline = jiffies;
 }
 
 /* Detaching, ports and connections gone: nothing may be queued after. */

@@ -62,7 +62,8 @@ void ethereal_sig_conn_gone(struct ethereal_conn *conn)
 	}
 	ethereal_nl_conn_event(conn, conn->sig.end_event, conn->sig.end_reason,
 			       conn->sig.end_hop);
-	list_del(&conn->sig.node);
+	if (!RB_EMPTY_NODE(&conn->sig.node))
+		rb_erase_cached(&conn->sig.node, &sw->sig.deadlines);
 	if (pending)
 		ethereal_sig_pending_add(conn->in, -1);
 	else
@@ -112,18 +113,25 @@ static void ethereal_sig_refuse(struct ethereal_port *in, const struct ethereal_
 	ethereal_nl_setup_event(in, req, reason, hop);
 }
 
+static bool ethereal_sig_deadline_less(struct rb_node *a, const struct rb_node *b)
+{
+	return time_before(rb_entry(a, struct ethereal_conn, sig.node)->sig.deadline,
+			   rb_entry(b, struct ethereal_conn, sig.node)->sig.deadline);
+}
+
 /*
- * A connection's next deadline, IN jiffies from now. The switch keeps a
- * bound below every deadline, so that the work item looks at its
- * connections only when one may be due, not on every tick.
+ * A connection's next deadline, IN jiffies from now. The switch keeps its
+ * connections ordered by deadline: the work item wakes for the earliest
+ * and takes only the ones due, never scanning the others (O(log n) here).
  */
 static void ethereal_sig_deadline(struct ethereal_conn *conn, unsigned long in)
 {
 	struct ethereal_sig *sig = &conn->in->sw->sig;
 
+	if (!RB_EMPTY_NODE(&conn->sig.node))
+		rb_erase_cached(&conn->sig.node, &sig->deadlines);
 	conn->sig.deadline = jiffies + in;
-	if (time_before(conn->sig.deadline, sig->next_deadline))
-		sig->next_deadline = conn->sig.deadline;
+	rb_add_cached(&conn->sig.node, &sig->deadlines, ethereal_sig_deadline_less);
 }
 
 static u16 ethereal_sig_reason(int err)
@@ -223,7 +231,6 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 	conn->sig.lifetime_ms = sw->sig.lifetime_ms;
 	/* The last switch: the connection is complete. */
 	conn->sig.state = cfg.to_host ? ETHEREAL_CONN_UP : ETHEREAL_CONN_PENDING;
-	list_add_tail(&conn->sig.node, &sw->sig.conns);
 	ethereal_sig_time_add(missed ? &sw->sig.t_miss : &sw->sig.t_hit, arrival);
 	ethereal_nl_conn_event(conn, ETHEREAL_EVENT_ADDED, 0, 0);
 
