@@ -18,11 +18,21 @@ static uint32_t u32_or_0(const struct nlattr *a)
 	return a ? mnl_attr_get_u32(a) : 0;
 }
 
+/* A MAC address attribute as text; "?" when absent or not 6 bytes. */
+static void mac_attr(const struct nlattr *a, char *buf, size_t len)
+{
+	if (a && mnl_attr_get_payload_len(a) == 6)
+		format_mac(mnl_attr_get_payload(a), buf, len);
+	else
+		snprintf(buf, len, "?");
+}
+
 static int port_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
 	const struct nlattr *pt[ETHEREAL_PORT_A_MAX + 1];
 	char bridge[IF_NAMESIZE] = "?", rate[32], reserved[32], quota[32];
+	char sw_id[18], sw_mac[18];
 	uint8_t role, state;
 	const char *name;
 
@@ -37,6 +47,8 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 	role = pt[ETHEREAL_PORT_A_ROLE] ? mnl_attr_get_u8(pt[ETHEREAL_PORT_A_ROLE]) : 0;
 	state = pt[ETHEREAL_PORT_A_STP_STATE] ?
 		mnl_attr_get_u8(pt[ETHEREAL_PORT_A_STP_STATE]) : 0;
+	mac_attr(pt[ETHEREAL_PORT_A_SWITCH], sw_id, sizeof(sw_id));
+	mac_attr(pt[ETHEREAL_PORT_A_SWITCH_LLADDR], sw_mac, sizeof(sw_mac));
 
 	if (ctl.json) {
 		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I}",
@@ -56,6 +68,13 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 		if (ctl.details)
 			json_object_set_new(o, "ifindex",
 					    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX])));
+		/* The switch at a trunk's other end, while it says hello. */
+		if (pt[ETHEREAL_PORT_A_SWITCH]) {
+			json_object_set_new(o, "switch", json_string(sw_id));
+			json_object_set_new(o, "switch_lladdr", json_string(sw_mac));
+			json_object_set_new(o, "switch_age_ms",
+					    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_SWITCH_AGE])));
+		}
 		if (ctl.stats)
 			json_object_set_new(o, "stats", stats_json(pt[ETHEREAL_PORT_A_STATS]));
 		out_add(o);
@@ -80,6 +99,9 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 			snprintf(quota, sizeof(quota), "0");
 		printf(" host-rate %s", quota);
 	}
+	if (pt[ETHEREAL_PORT_A_SWITCH])
+		printf(" switch %s via %s age %.1fs", sw_id, sw_mac,
+		       u32_or_0(pt[ETHEREAL_PORT_A_SWITCH_AGE]) / 1e3);
 	if (ctl.details)
 		printf(" index %u", u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX]));
 	putchar('\n');

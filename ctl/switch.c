@@ -42,6 +42,8 @@ static const char *const sig_names[ETHEREAL_SIG_STATS_A_MAX + 1] = {
 	[ETHEREAL_SIG_STATS_A_NEIGH_REFUSED] = "neigh_refused",
 	[ETHEREAL_SIG_STATS_A_NEIGH_CLAIMS] = "neigh_claims",
 	[ETHEREAL_SIG_STATS_A_EVENT_DROPS] = "event_drops",
+	[ETHEREAL_SIG_STATS_A_DROP_STRANGER] = "drop_stranger",
+	[ETHEREAL_SIG_STATS_A_SWITCHES] = "switches",
 };
 
 static uint64_t sig_stat(const struct nlattr **tb, int type)

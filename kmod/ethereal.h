@@ -65,6 +65,8 @@ enum ethereal_sig_counter {
 	ETHEREAL_SIGC_NEIGH_REFUSED,
 	ETHEREAL_SIGC_NEIGH_CLAIMS,
 	ETHEREAL_SIGC_EVENT_DROPS,
+	ETHEREAL_SIGC_DROP_STRANGER,
+	ETHEREAL_SIGC_SWITCHES,
 	ETHEREAL_SIGC_N
 };
 
@@ -99,6 +101,7 @@ struct ethereal_sig {
 	unsigned int next_rx;		/* the port served first, RTNL */
 	unsigned int n_waiting;
 	u32 lifetime_ms;		/* soft state */
+	unsigned long next_hello;	/* jiffies: trunks' next hellos */
 	spinlock_t neigh_lock;
 	u32 neigh_seed;			/* keys the neighbour hash */
 	struct hlist_head neigh[1 << ETHEREAL_NEIGH_BITS];
@@ -155,6 +158,13 @@ struct ethereal_port {
 	u64 reserved_in;		/* bit/s of connections entering here */
 	u32 host_conns;			/* signaled ones a host may have here, 0 any */
 	u64 host_rate;			/* bit/s they may reserve together, 0 any */
+	/*
+	 * A trunk's other end, learned from its hellos (RTNL): the only
+	 * sender whose signaling the trunk takes, while it keeps saying hello.
+	 */
+	u8 link_sw_id[ETH_ALEN];	/* its bridge's MAC */
+	u8 link_sw_mac[ETH_ALEN];	/* its port's: the source of its frames */
+	unsigned long link_sw_seen;	/* jiffies of its last hello, 0: none */
 	struct ethereal_sched *sched;	/* the port's root qdisc, if ours */
 	struct ethereal_discard discard;
 	struct ratelimit_state sig_rl;	/* control messages arriving */
@@ -343,6 +353,9 @@ void ethereal_sig_init(struct ethereal_switch *sw);
 void ethereal_sig_stop(struct ethereal_switch *sw);
 unsigned int ethereal_sig_rx(struct ethereal_port *port, struct sk_buff *skb);
 void ethereal_sig_port_down(struct ethereal_port *port, u16 reason);
+/* sighello.c: the switch at a trunk's other end */
+bool ethereal_port_link_sw_alive(const struct ethereal_port *port);
+void ethereal_sig_forget_link_switch(struct ethereal_port *port);
 void ethereal_sig_conn_teardown(struct ethereal_conn *conn, u16 reason);
 void ethereal_sig_conn_gone(struct ethereal_conn *conn);
 

@@ -188,6 +188,8 @@ static const u16 ethereal_sigc_attr[ETHEREAL_SIGC_N] = {
 	[ETHEREAL_SIGC_NEIGH_REFUSED] = ETHEREAL_SIG_STATS_A_NEIGH_REFUSED,
 	[ETHEREAL_SIGC_NEIGH_CLAIMS] = ETHEREAL_SIG_STATS_A_NEIGH_CLAIMS,
 	[ETHEREAL_SIGC_EVENT_DROPS] = ETHEREAL_SIG_STATS_A_EVENT_DROPS,
+	[ETHEREAL_SIGC_DROP_STRANGER] = ETHEREAL_SIG_STATS_A_DROP_STRANGER,
+	[ETHEREAL_SIGC_SWITCHES] = ETHEREAL_SIG_STATS_A_SWITCHES,
 };
 
 static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
@@ -257,6 +259,12 @@ static int ethereal_fill_port(struct sk_buff *msg, const struct ethereal_port *p
 	    nla_put_u64_64bit(msg, ETHEREAL_PORT_A_HOST_RATE, port->host_rate,
 			      ETHEREAL_PORT_A_PAD) ||
 	    ethereal_put_stats(msg, ETHEREAL_PORT_A_STATS, sum))
+		return -EMSGSIZE;
+	if (port->role == ETHEREAL_PORT_TRUNK && ethereal_port_link_sw_alive(port) &&
+	    (nla_put(msg, ETHEREAL_PORT_A_SWITCH, ETH_ALEN, port->link_sw_id) ||
+	     nla_put(msg, ETHEREAL_PORT_A_SWITCH_LLADDR, ETH_ALEN, port->link_sw_mac) ||
+	     nla_put_u32(msg, ETHEREAL_PORT_A_SWITCH_AGE,
+			 jiffies_to_msecs(jiffies - port->link_sw_seen))))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;

@@ -66,4 +66,11 @@ void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx, const struct eth
 void ethereal_sig_waiting(struct ethereal_switch *sw);
 void ethereal_sig_wait_free(struct ethereal_switch *sw, struct ethereal_sig_wait *w);
 
+/* sighello.c: trunks take signaling from the switch that says hello */
+bool ethereal_sig_from_link_switch(const struct ethereal_sig_rxinfo *rx,
+				   const struct ethereal_sig_msg *m);
+void ethereal_sig_hello(const struct ethereal_sig_rxinfo *rx, const struct ethereal_sig_msg *m);
+void ethereal_sig_hellos(struct ethereal_switch *sw);
+unsigned long ethereal_sig_hello_delay(const struct ethereal_switch *sw);
+
 #endif /* _ETHEREAL_SIG_H */

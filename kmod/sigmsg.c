@@ -18,6 +18,7 @@ static const u8 ethereal_sig_attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_LIFETIME] = 4,
 	[ETHEREAL_SIG_A_HOPS] = 1,
 	[ETHEREAL_SIG_A_FEATURES] = 4,
+	[ETHEREAL_SIG_A_SWITCH] = 6,
 };
 
 static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
@@ -53,6 +54,9 @@ static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
 		break;
 	case ETHEREAL_SIG_A_FEATURES:
 		m->features = get_unaligned_be32(v);
+		break;
+	case ETHEREAL_SIG_A_SWITCH:
+		memcpy(m->switch_id, v, sizeof(m->switch_id));
 		break;
 	}
 }
@@ -108,6 +112,9 @@ enum ethereal_sig_err ethereal_sig_parse(const void *buf, size_t len,
 		return ETHEREAL_SIG_E_MISSING;
 	if (m->type == ETHEREAL_SIG_REJECT &&
 	    (m->present & ETHEREAL_SIG_REJECT_NEEDS) != ETHEREAL_SIG_REJECT_NEEDS)
+		return ETHEREAL_SIG_E_MISSING;
+	if (m->type == ETHEREAL_SIG_HELLO &&
+	    (m->present & ETHEREAL_SIG_HELLO_NEEDS) != ETHEREAL_SIG_HELLO_NEEDS)
 		return ETHEREAL_SIG_E_MISSING;
 	return ETHEREAL_SIG_OK;
 }
@@ -176,6 +183,9 @@ size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg 
 			break;
 		case ETHEREAL_SIG_A_FEATURES:
 			put_unaligned_be32(m->features, v);
+			break;
+		case ETHEREAL_SIG_A_SWITCH:
+			memcpy(v, m->switch_id, sizeof(m->switch_id));
 			break;
 		}
 		p = ethereal_sig_put(p, type, v);

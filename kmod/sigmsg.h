@@ -31,6 +31,7 @@
 					 ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_BURST) | \
 					 ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_MAX_PKT))
 #define ETHEREAL_SIG_REJECT_NEEDS	ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_REASON)
+#define ETHEREAL_SIG_HELLO_NEEDS	ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_SWITCH)
 
 struct ethereal_sig_msg {
 	u8 type;
@@ -48,6 +49,7 @@ struct ethereal_sig_msg {
 	u32 lifetime;
 	u8 hops;
 	u32 features;		/* ETHEREAL_SIG_FEAT_* */
+	u8 switch_id[6];	/* the sender's bridge MAC (HELLO) */
 };
 
 /* Why a message was refused, for the counters. */

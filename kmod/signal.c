@@ -19,7 +19,8 @@
  * every switch it passes, so nothing stays reserved.
  *
  * This file: the receive queue, the work item and soft state. The state
- * machine is in sigsetup.c, sending in sigsend.c.
+ * machine is in sigsetup.c, sending in sigsend.c, trunk hellos in
+ * sighello.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -122,9 +123,14 @@ static void ethereal_sig_handle(struct ethereal_port *port, struct sk_buff *skb)
 	 */
 	host = rx.port->role == ETHEREAL_PORT_PERIPHERAL;
 	if (host && (m.type == ETHEREAL_SIG_ACCEPT || m.type == ETHEREAL_SIG_REJECT ||
-		     (m.flags & ETHEREAL_SIG_F_REVERSE) ||
+		     m.type == ETHEREAL_SIG_HELLO || (m.flags & ETHEREAL_SIG_F_REVERSE) ||
 		     (m.type == ETHEREAL_SIG_SETUP && !ethereal_sig_from_host(&rx)))) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_SPOOFED);
+		return;
+	}
+	/* A trunk: only the switch at its other end speaks. */
+	if (!host && !ethereal_sig_from_link_switch(&rx, &m)) {
+		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_STRANGER);
 		return;
 	}
 	switch (m.type) {
@@ -142,6 +148,9 @@ static void ethereal_sig_handle(struct ethereal_port *port, struct sk_buff *skb)
 		break;
 	case ETHEREAL_SIG_REFRESH:
 		ethereal_sig_refresh(&rx, &m);
+		break;
+	case ETHEREAL_SIG_HELLO:
+		ethereal_sig_hello(&rx, &m);
 		break;
 	}
 }
@@ -227,12 +236,12 @@ static void ethereal_sig_handle_queued(struct ethereal_switch *sw)
 static void ethereal_sig_rearm(struct ethereal_switch *sw)
 {
 	struct ethereal_conn *first = ethereal_sig_first_due(sw);
-	unsigned long delay = ULONG_MAX;
+	unsigned long delay = ethereal_sig_hello_delay(sw);
 
 	if (ethereal_sig_queued(sw))
 		delay = 0;
 	else if (!list_empty(&sw->sig.waiting))
-		delay = ETHEREAL_SIG_TICK;
+		delay = min(delay, ETHEREAL_SIG_TICK);
 	if (first)
 		delay = min(delay, time_after(first->sig.deadline, jiffies) ?
 				   first->sig.deadline - jiffies : 0);
@@ -253,6 +262,7 @@ static void ethereal_sig_work(struct work_struct *work)
 	ethereal_sig_handle_queued(sw);
 	ethereal_sig_waiting(sw);
 	ethereal_sig_timeouts(sw);
+	ethereal_sig_hellos(sw);
 	ethereal_sig_rearm(sw);
 	rtnl_unlock();
 }
@@ -299,6 +309,7 @@ void ethereal_sig_port_down(struct ethereal_port *port, u16 reason)
 	ASSERT_RTNL();
 	/* Its hosts' addresses are no longer bound to it: they may move. */
 	ethereal_neigh_port_down(port);
+	ethereal_sig_forget_link_switch(port);
 	list_for_each_entry_safe(w, wtmp, &sw->sig.waiting, node)
 		if (w->in == port)
 			ethereal_sig_wait_free(sw, w);

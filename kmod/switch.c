@@ -195,11 +195,15 @@ u64 ethereal_port_rate(const struct ethereal_port *port)
 
 void ethereal_port_set_role(struct ethereal_port *port, u8 role)
 {
+	bool changed = port->role != role;
+
 	ASSERT_RTNL();
 	WRITE_ONCE(port->role, role);
 	/* Read locklessly by __ratelimit(); a stale value for a moment is fine. */
 	WRITE_ONCE(port->sig_rl.burst, role == ETHEREAL_PORT_TRUNK ?
 		   ETHEREAL_SIG_BURST_TRUNK : ETHEREAL_SIG_BURST_HOST);
+	if (changed)
+		ethereal_sig_forget_link_switch(port);
 }
 
 int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)

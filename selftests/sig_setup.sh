@@ -9,8 +9,9 @@
 # bridge; a hostile host's setups, ARP probes and addresses held to its
 # port's budgets, and its claims of another host's address or MAC refused;
 # static bindings; a host's quota; a refresh while the setup waits
-# downstream; a trunk's messages held to the setup's cookie; 1,000
-# connections set up and torn down.
+# downstream; trunks that know the switch at their other end (hello) and
+# take signaling from it only, with the setup's cookie; 1,000 connections
+# set up and torn down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -53,7 +54,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 45
+ktap_begin 47
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -70,6 +71,22 @@ done
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 on h1 ping -c 1 -W 2 "$(host_ip h4)" >/dev/null
 on h2 ping -c 1 -W 2 "$(host_ip h4)" >/dev/null
+
+# --- trunks: each knows the switch at its other end from its hellos ---
+# trunk_switch SW PORT: the identity of the switch PORT's hellos come from
+trunk_switch() { ctl "$1" -j port show dev "$2" | jq -r '.[0].switch // empty'; }
+for i in $(seq 30); do
+	[ "$(trunk_switch sw2 trk1)" = "$(bridge_mac sw1)" ] &&
+	[ "$(trunk_switch sw2 trk3)" = "$(bridge_mac sw3)" ] &&
+	[ "$(trunk_switch sw1 trk2)" = "$(bridge_mac sw2)" ] && break
+	sleep 0.1
+done
+ktap_info "$(ctl sw2 port show dev trk1); $(ctl sw2 port show dev trk3)"
+ktap_result "hello: every trunk knows the switch at its other end" \
+	"$([ "$(trunk_switch sw2 trk1)" = "$(bridge_mac sw1)" ] &&
+	   [ "$(trunk_switch sw2 trk3)" = "$(bridge_mac sw3)" ] &&
+	   [ "$(trunk_switch sw1 trk2)" = "$(bridge_mac sw2)" ] &&
+	   [ "$(trunk_switch sw3 trk2)" = "$(bridge_mac sw2)" ]; echo $?)"
 
 # --- one switch ---
 res=$(sig h1 setup 03:09 "$(host_ip h2)" 5000 2mbit 6056 1514)
@@ -372,11 +389,19 @@ sig h1 -k 0x5151 teardown 03:17 >/dev/null
 wait_conns 0 3
 on h3 tc qdisc del dev eth0 root
 
-# --- from a trunk, a message about a connection needs its setup's cookie ---
-# h3's port on sw2 made a trunk: h3 sets up as a switch would, then tries
-# to tear down and refresh that connection with another cookie.
+# --- a host on a port configured as a trunk is no switch ---
+# h3's port on sw2 made a trunk: h3's setup, as a switch would send it, is
+# dropped until h3 says hello as a switch (a crafted HELLO) and becomes the
+# trunk's other end. Then it tries to tear down and refresh that connection
+# with another cookie than its setup's.
 p3=$(port_of sw2 h3)
 ctl sw2 port set dev "$p3" role trunk
+st=$(sigstat sw2 drop_stranger)
+sig h3 -k 0xc00c -t 500 setup 05:01 "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
+ktap_result "trunk: a host's setup, with no hello, dropped as a stranger's" \
+	"$([ $(( $(sigstat sw2 drop_stranger) - st )) = 1 ] && all_conns 0; echo $?)"
+# HELLO: header (version 1, type 6, 24 bytes), A_SWITCH 02:e7:00:00:0e:03
+sig h3 raw 010600180000000000000000000b000a02e700000e030000
 sig h3 -k 0xc00c -t 1000 setup 05:01 "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
 wait_conns_on sw3 1 3
 un=$(sigstat sw2 drop_unexpected)

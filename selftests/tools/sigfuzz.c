@@ -16,6 +16,11 @@
  * lengths that lie. The source addresses are IFACE's own (MAC, IPv4), so
  * that a host port's switch gets past its anti-spoofing check.
  *
+ * Every HELLO_EVERY-th frame, the first among them, is a clean HELLO from
+ * switch 02:e7:ff:00:00:01: on a trunk, the fuzzer is then the switch at
+ * its other end, and what follows reaches the message handlers instead of
+ * being dropped as a stranger's.
+ *
  * Prints "sent=N seed=S". The switch must count each frame exactly once:
  * rx, drop_malformed, drop_ratelimit or drop_backlog.
  */
@@ -25,6 +30,7 @@
 #include <netinet/ip.h>
 #include <netinet/udp.h>
 #include <netpacket/packet.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +46,7 @@
 #include "sigmsg.h"
 
 #define CTL_IP	"198.18.0.1"
+#define HELLO_EVERY 1000
 
 /* A message of a random type, its attributes at edges, encoded. */
 static size_t message(uint8_t *buf, size_t size)
@@ -59,10 +66,26 @@ static size_t message(uint8_t *buf, size_t size)
 		.hop = (uint8_t)edge(8, 1, 254),
 		.lifetime = (uint32_t)edge(32, ETHEREAL_LIFETIME_MIN_MS, ETHEREAL_LIFETIME_MAX_MS),
 		.hops = (uint8_t)edge(8, 1, 254),
+		.features = (uint32_t)rnd(),
 	};
+	uint64_t id = rnd();
+
+	memcpy(m.switch_id, &id, sizeof(m.switch_id));
 
 	/* Only the attributes the format knows: the encoder writes no others. */
 	m.present &= (1U << (ETHEREAL_SIG_A_MAX + 1)) - 2;
+	return ethereal_sig_build(buf, size, &m);
+}
+
+/* The HELLO that makes the fuzzer the switch at a trunk's other end. */
+static size_t hello(uint8_t *buf, size_t size)
+{
+	struct ethereal_sig_msg m = {
+		.type = ETHEREAL_SIG_HELLO,
+		.present = ETHEREAL_SIG_HELLO_NEEDS,
+		.switch_id = { 0x02, 0xe7, 0xff, 0x00, 0x00, 0x01 },
+	};
+
 	return ethereal_sig_build(buf, size, &m);
 }
 
@@ -117,8 +140,9 @@ static uint16_t csum(const void *data, size_t len, uint32_t sum)
 	return (uint16_t)~sum;
 }
 
-/* One frame into F (room for SIZE): its length. */
-static size_t frame(uint8_t *f, size_t size, const uint8_t *src_mac, uint32_t saddr)
+/* One frame into F (room for SIZE), a clean HELLO if HELLO: its length. */
+static size_t frame(uint8_t *f, size_t size, const uint8_t *src_mac, uint32_t saddr,
+		    bool is_hello)
 {
 	static const uint8_t ctl_mac[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0x00,
 						   ETHEREAL_ID_SIGNAL };
@@ -127,7 +151,7 @@ static size_t frame(uint8_t *f, size_t size, const uint8_t *src_mac, uint32_t sa
 	struct udphdr *uh = (void *)(ip + 1);
 	uint8_t *payload = (uint8_t *)(uh + 1);
 	size_t room = size - (size_t)(payload - f), plen, ulen;
-	unsigned int broken = below(8) == 0 ? 1 + (unsigned int)below(6) : 0;
+	unsigned int broken = !is_hello && below(8) == 0 ? 1 + (unsigned int)below(6) : 0;
 	uint32_t pseudo;
 
 	memcpy(eh->ether_dhost, ctl_mac, ETH_ALEN);
@@ -137,8 +161,8 @@ static size_t frame(uint8_t *f, size_t size, const uint8_t *src_mac, uint32_t sa
 	if (eh->ether_type == htons(ETHERTYPE_VLAN) || eh->ether_type == htons(0x88a8))
 		eh->ether_type = htons(ETHERTYPE_ARP + 1);
 
-	plen = message(payload, room);
-	if (below(4))
+	plen = is_hello ? hello(payload, room) : message(payload, room);
+	if (!is_hello && below(4))
 		plen = mutate(payload, plen, room > 300 ? 300 : room);
 	ulen = sizeof(*uh) + plen;
 
@@ -168,7 +192,7 @@ static size_t frame(uint8_t *f, size_t size, const uint8_t *src_mac, uint32_t sa
 	uh->check = htons(csum(uh, ulen, pseudo));
 	if (!uh->check)
 		uh->check = 0xffff;
-	if (below(16) == 0)
+	if (!is_hello && below(16) == 0)
 		uh->check ^= htons(1);
 	return (size_t)(payload - f) + plen;
 }
@@ -214,7 +238,7 @@ int main(int argc, char **argv)
 
 	start = now_ns();
 	for (i = 0; i < count; i++) {
-		size_t len = frame(f, sizeof(f), mac, saddr);
+		size_t len = frame(f, sizeof(f), mac, saddr, i % HELLO_EVERY == 0);
 
 		if (pps)
 			sleep_until(start + i * 1000000000ULL / pps);

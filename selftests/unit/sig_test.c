@@ -15,7 +15,7 @@
 
 #define HDR_LEN		sizeof(struct ethereal_sig_hdr)
 #define ALL_ATTRS	(((1U << (ETHEREAL_SIG_A_MAX + 1)) - 1) & ~1U)
-#define FULL_LEN	96	/* header + all ten attributes, padded */
+#define FULL_LEN	108	/* header + all eleven attributes, padded */
 
 /* Value sizes, written out again rather than taken from sigmsg.c. */
 static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
@@ -24,6 +24,7 @@ static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_MAX_PKT] = 4, [ETHEREAL_SIG_A_REASON] = 2,
 	[ETHEREAL_SIG_A_HOP] = 1, [ETHEREAL_SIG_A_LIFETIME] = 4,
 	[ETHEREAL_SIG_A_HOPS] = 1, [ETHEREAL_SIG_A_FEATURES] = 4,
+	[ETHEREAL_SIG_A_SWITCH] = 6,
 };
 
 /*
@@ -46,6 +47,15 @@ static const u8 teardown_wire[] = {
 	0x00, 0x06, 0x00, 0x06, 0x00, 0x09,
 };
 
+/*
+ * A HELLO from the switch whose bridge is 02:e7:00:00:0e:03: the bytes
+ * selftests/sig_setup.sh sends from a host, padding last.
+ */
+static const u8 hello_wire[] = {
+	0x01, 0x06, 0x00, 0x18, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x0b, 0x00, 0x0a, 0x02, 0xe7, 0x00, 0x00, 0x0e, 0x03, 0x00, 0x00,
+};
+
 /* Every attribute, each value with distinct bytes so that swaps show. */
 static struct ethereal_sig_msg full_msg(unsigned int type)
 {
@@ -56,6 +66,7 @@ static struct ethereal_sig_msg full_msg(unsigned int type)
 		.rate = 0x0102030405060708ULL, .burst = 62500, .max_pkt = 1514,
 		.reason = ETHEREAL_SIG_R_LINK_DOWN, .hop = 3, .lifetime = 30000,
 		.hops = 4, .features = 0x0a0b0c0d,
+		.switch_id = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
 	};
 
 	return m;
@@ -83,6 +94,8 @@ static struct ethereal_sig_msg only(const struct ethereal_sig_msg *a, u32 presen
 	COPY(HOPS, hops);
 	COPY(FEATURES, features);
 #undef COPY
+	if (present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_SWITCH))
+		memcpy(m.switch_id, a->switch_id, sizeof(m.switch_id));
 	return m;
 }
 
@@ -105,6 +118,7 @@ static void expect_same(struct __test_metadata *_metadata,
 	EXPECT_EQ(a->lifetime, b->lifetime);
 	EXPECT_EQ(a->hops, b->hops);
 	EXPECT_EQ(a->features, b->features);
+	EXPECT_EQ(0, memcmp(a->switch_id, b->switch_id, sizeof(a->switch_id)));
 }
 
 /* Parse LEN bytes of BUF from a heap copy of exactly that size. */
@@ -236,6 +250,24 @@ TEST(features_and_refresh_ack)
 	EXPECT_EQ(0, memcmp(refresh_ack_wire, buf, sizeof(refresh_ack_wire)));
 }
 
+TEST(hello_by_hand)
+{
+	static const u8 id[6] = { 0x02, 0xe7, 0x00, 0x00, 0x0e, 0x03 };
+	struct ethereal_sig_msg m;
+	u8 buf[ETHEREAL_SIG_MAX_LEN];
+
+	ASSERT_EQ(ETHEREAL_SIG_OK, parse_exact(hello_wire, sizeof(hello_wire), &m));
+	EXPECT_EQ(ETHEREAL_SIG_HELLO, m.type);
+	EXPECT_EQ(ETHEREAL_SIG_HELLO_NEEDS, m.present);
+	EXPECT_EQ(0, memcmp(id, m.switch_id, sizeof(id)));
+	ASSERT_EQ(sizeof(hello_wire), ethereal_sig_build(buf, sizeof(buf), &m));
+	EXPECT_EQ(0, memcmp(hello_wire, buf, sizeof(hello_wire)));
+	/* Without its switch it says nothing. */
+	m.present = 0;
+	ASSERT_EQ(HDR_LEN, ethereal_sig_build(buf, sizeof(buf), &m));
+	EXPECT_EQ(ETHEREAL_SIG_E_MISSING, parse_exact(buf, HDR_LEN, &m));
+}
+
 TEST(round_trip_every_type_all_attributes)
 {
 	struct ethereal_sig_msg in, out;
@@ -280,7 +312,9 @@ TEST(round_trip_every_subset)
 			if ((type == ETHEREAL_SIG_SETUP &&
 			     (set & ETHEREAL_SIG_SETUP_NEEDS) != ETHEREAL_SIG_SETUP_NEEDS) ||
 			    (type == ETHEREAL_SIG_REJECT &&
-			     !(set & ETHEREAL_SIG_REJECT_NEEDS)))
+			     !(set & ETHEREAL_SIG_REJECT_NEEDS)) ||
+			    (type == ETHEREAL_SIG_HELLO &&
+			     !(set & ETHEREAL_SIG_HELLO_NEEDS)))
 				want = ETHEREAL_SIG_E_MISSING;
 
 			len = ethereal_sig_build(buf, sizeof(buf), &in);
@@ -637,6 +671,7 @@ TEST(names)
 	EXPECT_STREQ("reject", ethereal_sig_type_name(ETHEREAL_SIG_REJECT));
 	EXPECT_STREQ("teardown", ethereal_sig_type_name(ETHEREAL_SIG_TEARDOWN));
 	EXPECT_STREQ("refresh", ethereal_sig_type_name(ETHEREAL_SIG_REFRESH));
+	EXPECT_STREQ("hello", ethereal_sig_type_name(ETHEREAL_SIG_HELLO));
 	EXPECT_STREQ("unknown", ethereal_sig_type_name(0));
 	EXPECT_STREQ("unknown", ethereal_sig_type_name(__ETHEREAL_SIG_TYPE_MAX));
 	EXPECT_STREQ("unknown", ethereal_sig_type_name(~0U));

@@ -157,6 +157,12 @@ enum ethereal_port_attr {
 	ETHEREAL_PORT_A_STATS,		/* nest: ETHEREAL_STATS_A_* (replies) */
 	ETHEREAL_PORT_A_HOST_CONNS,	/* u32: the host's quota of connections, 0 none */
 	ETHEREAL_PORT_A_HOST_RATE,	/* u64 bit/s: the host's quota of bandwidth, 0 none */
+	/* The switch at the other end of a trunk, while its hellos arrive (replies): */
+	ETHEREAL_PORT_A_SWITCH,		/* binary, 6: its identity (bridge MAC) */
+	ETHEREAL_PORT_A_SWITCH_LLADDR,	/* binary, 6: its port's MAC, the source
+					 * of all it sends here
+					 */
+	ETHEREAL_PORT_A_SWITCH_AGE,	/* u32: ms since its last hello */
 	__ETHEREAL_PORT_A_MAX
 };
 
@@ -266,6 +272,8 @@ enum ethereal_sig_stats_attr {
 	ETHEREAL_SIG_STATS_A_EVENT_DROPS,	/* monitor events lost: no memory, or
 						 * a listener's buffer full
 						 */
+	ETHEREAL_SIG_STATS_A_DROP_STRANGER,	/* on a trunk, not from its neighbour */
+	ETHEREAL_SIG_STATS_A_SWITCHES,		/* switches learned at a trunk's end */
 	__ETHEREAL_SIG_STATS_A_MAX
 };
 

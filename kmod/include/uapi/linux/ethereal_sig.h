@@ -21,6 +21,8 @@
 #define ETHEREAL_SIG_PORT	4242		/* UDP, both ends */
 #define ETHEREAL_ID_SIGNAL	0x0001		/* FF:FF:FF:FF:00:01 */
 #define ETHEREAL_SIG_MAX_LEN	256		/* longer messages are dropped */
+#define ETHEREAL_SIG_HELLO_MS	1000		/* a switch's hellos on each trunk */
+#define ETHEREAL_SIG_HOLD_MS	10000		/* a switch silent this long is gone */
 
 struct ethereal_sig_hdr {
 	__u8	version;	/* ETHEREAL_SIG_VERSION */
@@ -52,6 +54,11 @@ enum ethereal_sig_type {
 					 * F_REVERSE: first switch -> host, the
 					 * ack (ETHEREAL_SIG_FEAT_REFRESH_ACK)
 					 */
+	ETHEREAL_SIG_HELLO,		/* switch -> switch over a trunk, every
+					 * ETHEREAL_SIG_HELLO_MS: A_SWITCH. A
+					 * trunk takes signaling only from the
+					 * switch its hellos made known.
+					 */
 	__ETHEREAL_SIG_TYPE_MAX
 };
 
@@ -82,6 +89,9 @@ enum ethereal_sig_attr_type {
 	ETHEREAL_SIG_A_FEATURES,	/* be32: the ETHEREAL_SIG_FEAT_ bits
 					 * the first switch offers its host
 					 * (ACCEPT to the host only)
+					 */
+	ETHEREAL_SIG_A_SWITCH,		/* 6 bytes: the sender's identity, its
+					 * bridge's MAC address (HELLO)
 					 */
 	__ETHEREAL_SIG_A_MAX
 };
