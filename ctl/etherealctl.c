@@ -44,7 +44,9 @@ static const char port_help[] =
 "Usage: etherealctl port show [ BRIDGE | dev PORT ]\n"
 "       etherealctl port set dev PORT [ role { peripheral | trunk } ]\n"
 "                                     [ host-conns N ] [ host-rate RATE ]\n"
-"host-conns, host-rate: the quota of the host on PORT (0: none).\n";
+"                                     [ key { FILE | off } ]\n"
+"host-conns, host-rate: the quota of the host on PORT (0: none).\n"
+"key: the trunk's link key, 16 to 64 bytes in hex in FILE (- : stdin).\n";
 
 static const char conn_help[] =
 "Usage: etherealctl conn add dev PORT id ID out PORT { outid ID | lladdr MAC }\n"

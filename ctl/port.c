@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* etherealctl port show | set */
+#include <ctype.h>
+#include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +67,8 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 				    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS])));
 		json_object_set_new(o, "host_rate",
 				    rate_json(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])));
+		json_object_set_new(o, "keyed", json_boolean(pt[ETHEREAL_PORT_A_KEYED] &&
+							     mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEYED])));
 		if (ctl.details)
 			json_object_set_new(o, "ifindex",
 					    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX])));
@@ -99,6 +103,8 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 			snprintf(quota, sizeof(quota), "0");
 		printf(" host-rate %s", quota);
 	}
+	if (pt[ETHEREAL_PORT_A_KEYED] && mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEYED]))
+		printf(" keyed");
 	if (pt[ETHEREAL_PORT_A_SWITCH])
 		printf(" switch %s via %s age %.1fs", sw_id, sw_mac,
 		       u32_or_0(pt[ETHEREAL_PORT_A_SWITCH_AGE]) / 1e3);
@@ -139,13 +145,50 @@ static int port_show(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A link key from PATH ("-": standard input), 16 to 64 bytes in hex: from
+ * a file, as wg(8) takes keys, not from the command line, where ps(1)
+ * would show it.
+ */
+static size_t read_key(const char *path, uint8_t *key)
+{
+	char text[2 * ETHEREAL_KEY_MAX + 2];
+	size_t n = 0, i;
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+
+	if (!f)
+		usage_fail("key %s: %s", path, strerror(errno));
+	if (!fgets(text, sizeof(text), f))
+		text[0] = '\0';
+	if (f != stdin)
+		fclose(f);
+	text[strcspn(text, " \t\r\n")] = '\0';
+	for (i = 0; text[i] && n < ETHEREAL_KEY_MAX; i += 2, n++) {
+		unsigned int b;
+
+		if (!isxdigit((unsigned char)text[i]) || !isxdigit((unsigned char)text[i + 1]) ||
+		    sscanf(text + i, "%2x", &b) != 1)
+			break;
+		key[n] = (uint8_t)b;
+	}
+	if (text[i] || n < ETHEREAL_KEY_MIN) {
+		explicit_bzero(text, sizeof(text));
+		usage_fail("key %s: must hold %u to %u bytes in hex on its first line", path,
+			   ETHEREAL_KEY_MIN, ETHEREAL_KEY_MAX);
+	}
+	explicit_bzero(text, sizeof(text));
+	return n;
+}
+
 static int port_set(int argc, char **argv)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	const char *port = NULL, *v;
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
-	int role = -1, have_conns = 0, have_rate = 0;
+	int role = -1, have_conns = 0, have_rate = 0, have_key = 0;
+	uint8_t key[ETHEREAL_KEY_MAX];
+	size_t key_len = 0;
 	uint64_t host_rate = 0;
 	unsigned long host_conns = 0;
 	char *end;
@@ -176,14 +219,18 @@ static int port_set(int argc, char **argv)
 					       host_rate > ETHEREAL_RATE_MAX))
 				usage_fail("host-rate '%s': must be 0 (no quota) or 1kbit to 10tbit", v);
 			have_rate = 1;
+		} else if (matches(argv[0], "key")) {
+			v = next_arg(&argc, &argv, "a key file, or off");
+			key_len = strcmp(v, "off") ? read_key(v, key) : 0;
+			have_key = 1;
 		} else {
 			usage_fail("port set: unknown argument '%s'", argv[0]);
 		}
 	}
 	if (!port)
 		usage_fail("port set needs 'dev PORT'");
-	if (role < 0 && !have_conns && !have_rate)
-		usage_fail("port set: nothing to change (role, host-conns, host-rate)");
+	if (role < 0 && !have_conns && !have_rate && !have_key)
+		usage_fail("port set: nothing to change (role, host-conns, host-rate, key)");
 	ctl_open();
 	nlh = ctl_msg(buf, ETHEREAL_CMD_PORT_SET, 0);
 	nest = mnl_attr_nest_start(nlh, ETHEREAL_A_PORT);
@@ -194,8 +241,12 @@ static int port_set(int argc, char **argv)
 		mnl_attr_put_u32(nlh, ETHEREAL_PORT_A_HOST_CONNS, (uint32_t)host_conns);
 	if (have_rate)
 		mnl_attr_put_u64(nlh, ETHEREAL_PORT_A_HOST_RATE, host_rate);
+	if (have_key)
+		mnl_attr_put(nlh, ETHEREAL_PORT_A_KEY, key_len, key);
 	mnl_attr_nest_end(nlh, nest);
+	explicit_bzero(key, sizeof(key));
 	ctl_talk(nlh, NULL, NULL, port);
+	explicit_bzero(buf, sizeof(buf));
 	return 0;
 }
 

@@ -27,6 +27,13 @@
 #include <net/gso.h>
 #endif
 
+/* 6.4 moved crypto_memneq() to crypto/utils.h. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#include <crypto/utils.h>
+#else
+#include <crypto/algapi.h>
+#endif
+
 /* A dump's parsed request attributes: 6.6 renamed the accessor. */
 static inline struct nlattr **ethereal_dump_attrs(struct netlink_callback *cb)
 {

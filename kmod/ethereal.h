@@ -67,6 +67,7 @@ enum ethereal_sig_counter {
 	ETHEREAL_SIGC_EVENT_DROPS,
 	ETHEREAL_SIGC_DROP_STRANGER,
 	ETHEREAL_SIGC_SWITCHES,
+	ETHEREAL_SIGC_DROP_AUTH,
 	ETHEREAL_SIGC_N
 };
 
@@ -165,6 +166,7 @@ struct ethereal_port {
 	u8 link_sw_id[ETH_ALEN];	/* its bridge's MAC */
 	u8 link_sw_mac[ETH_ALEN];	/* its port's: the source of its frames */
 	unsigned long link_sw_seen;	/* jiffies of its last hello, 0: none */
+	struct ethereal_link_key *link_key; /* the trunk's, or NULL (sigauth.c) */
 	struct ethereal_sched *sched;	/* the port's root qdisc, if ours */
 	struct ethereal_discard discard;
 	struct ratelimit_state sig_rl;	/* control messages arriving */
@@ -356,6 +358,10 @@ void ethereal_sig_port_down(struct ethereal_port *port, u16 reason);
 /* sighello.c: the switch at a trunk's other end */
 bool ethereal_port_link_sw_alive(const struct ethereal_port *port);
 void ethereal_sig_forget_link_switch(struct ethereal_port *port);
+/* sigauth.c: a trunk's key */
+int ethereal_port_set_key(struct ethereal_port *port, const u8 *secret, unsigned int len,
+			  struct netlink_ext_ack *extack);
+void ethereal_port_free_key(struct ethereal_port *port);
 void ethereal_sig_conn_teardown(struct ethereal_conn *conn, u16 reason);
 void ethereal_sig_conn_gone(struct ethereal_conn *conn);
 

@@ -62,6 +62,8 @@ static const struct nla_policy ethereal_port_policy[ETHEREAL_PORT_A_MAX + 1] = {
 	[ETHEREAL_PORT_A_ROLE] = NLA_POLICY_MAX(NLA_U8, ETHEREAL_PORT_ROLE_MAX),
 	[ETHEREAL_PORT_A_HOST_CONNS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_host_conns_range),
 	[ETHEREAL_PORT_A_HOST_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_host_rate_range),
+	/* 0 (no key) or 16 to 64 bytes: ethereal_port_set_key() says which. */
+	[ETHEREAL_PORT_A_KEY] = { .type = NLA_BINARY, .len = ETHEREAL_KEY_MAX },
 };
 
 static const struct nla_policy ethereal_conn_policy[ETHEREAL_CONN_A_MAX + 1] = {
@@ -190,6 +192,7 @@ static const u16 ethereal_sigc_attr[ETHEREAL_SIGC_N] = {
 	[ETHEREAL_SIGC_EVENT_DROPS] = ETHEREAL_SIG_STATS_A_EVENT_DROPS,
 	[ETHEREAL_SIGC_DROP_STRANGER] = ETHEREAL_SIG_STATS_A_DROP_STRANGER,
 	[ETHEREAL_SIGC_SWITCHES] = ETHEREAL_SIG_STATS_A_SWITCHES,
+	[ETHEREAL_SIGC_DROP_AUTH] = ETHEREAL_SIG_STATS_A_DROP_AUTH,
 };
 
 static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
@@ -258,6 +261,7 @@ static int ethereal_fill_port(struct sk_buff *msg, const struct ethereal_port *p
 	    nla_put_u32(msg, ETHEREAL_PORT_A_HOST_CONNS, port->host_conns) ||
 	    nla_put_u64_64bit(msg, ETHEREAL_PORT_A_HOST_RATE, port->host_rate,
 			      ETHEREAL_PORT_A_PAD) ||
+	    nla_put_u8(msg, ETHEREAL_PORT_A_KEYED, !!port->link_key) ||
 	    ethereal_put_stats(msg, ETHEREAL_PORT_A_STATS, sum))
 		return -EMSGSIZE;
 	if (port->role == ETHEREAL_PORT_TRUNK && ethereal_port_link_sw_alive(port) &&
@@ -490,10 +494,17 @@ static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 	if (!tb[ETHEREAL_PORT_A_ROLE] && !tb[ETHEREAL_PORT_A_HOST_CONNS] &&
-	    !tb[ETHEREAL_PORT_A_HOST_RATE]) {
-		NL_SET_ERR_MSG(info->extack, "Nothing to change: no role or host quota given");
+	    !tb[ETHEREAL_PORT_A_HOST_RATE] && !tb[ETHEREAL_PORT_A_KEY]) {
+		NL_SET_ERR_MSG(info->extack, "Nothing to change: no role, host quota or key given");
 		err = -EINVAL;
 		goto out;
+	}
+	/* What can fail first: nothing else changes then. */
+	if (tb[ETHEREAL_PORT_A_KEY]) {
+		err = ethereal_port_set_key(port, nla_data(tb[ETHEREAL_PORT_A_KEY]),
+					    nla_len(tb[ETHEREAL_PORT_A_KEY]), info->extack);
+		if (err)
+			goto out;
 	}
 	if (tb[ETHEREAL_PORT_A_ROLE])
 		ethereal_port_set_role(port, nla_get_u8(tb[ETHEREAL_PORT_A_ROLE]));

@@ -73,4 +73,11 @@ void ethereal_sig_hello(const struct ethereal_sig_rxinfo *rx, const struct ether
 void ethereal_sig_hellos(struct ethereal_switch *sw);
 unsigned long ethereal_sig_hello_delay(const struct ethereal_switch *sw);
 
+/* sigauth.c: messages over a keyed trunk carry A_AUTH */
+void ethereal_sig_auth_prepare(struct ethereal_port *port, struct ethereal_sig_msg *m);
+bool ethereal_sig_auth_sign(struct ethereal_port *port, u8 *buf, size_t len);
+bool ethereal_sig_auth_check(const struct ethereal_sig_rxinfo *rx, u8 *buf, size_t len,
+			     const struct ethereal_sig_msg *m);
+void ethereal_sig_auth_taken(struct ethereal_port *port, const struct ethereal_sig_msg *m);
+
 #endif /* _ETHEREAL_SIG_H */

@@ -98,9 +98,13 @@ void ethereal_sig_hellos(struct ethereal_switch *sw)
 
 	if (time_before(jiffies, sw->sig.next_hello))
 		return;
-	list_for_each_entry(port, &sw->ports, node)
+	list_for_each_entry(port, &sw->ports, node) {
+		/* Gone for good: a stale time must not look fresh once jiffies wrap. */
+		if (port->link_sw_seen && !ethereal_port_link_sw_alive(port))
+			port->link_sw_seen = 0;
 		if (port->role == ETHEREAL_PORT_TRUNK)
 			ethereal_sig_say_hello(port);
+	}
 	sw->sig.next_hello = jiffies + msecs_to_jiffies(ETHEREAL_SIG_HELLO_MS);
 }
 

@@ -19,6 +19,7 @@ static const u8 ethereal_sig_attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_HOPS] = 1,
 	[ETHEREAL_SIG_A_FEATURES] = 4,
 	[ETHEREAL_SIG_A_SWITCH] = 6,
+	[ETHEREAL_SIG_A_AUTH] = ETHEREAL_SIG_AUTH_SIZE,
 };
 
 static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
@@ -57,6 +58,10 @@ static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
 		break;
 	case ETHEREAL_SIG_A_SWITCH:
 		memcpy(m->switch_id, v, sizeof(m->switch_id));
+		break;
+	case ETHEREAL_SIG_A_AUTH:
+		m->auth_seq = get_unaligned_be64(v);
+		memcpy(m->auth_mac, v + 8, sizeof(m->auth_mac));
 		break;
 	}
 }
@@ -102,6 +107,8 @@ enum ethereal_sig_err ethereal_sig_parse(const void *buf, size_t len,
 				return ETHEREAL_SIG_E_ATTR;
 			ethereal_sig_get(m, type, p + off + 4);
 			m->present |= ETHEREAL_SIG_BIT(type);
+			if (type == ETHEREAL_SIG_A_AUTH)
+				m->auth_off = (u16)(off + 4);
 		}
 		/* The last attribute's padding may be left out. */
 		off = ETHEREAL_SIG_ALIGN(off + alen);
@@ -133,7 +140,7 @@ static u8 *ethereal_sig_put(u8 *p, unsigned int type, const void *v)
 size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg *m)
 {
 	struct ethereal_sig_hdr *h = buf;
-	u8 *p = buf, v[8];
+	u8 *p = buf, v[ETHEREAL_SIG_AUTH_SIZE];
 	unsigned int type;
 	size_t len = sizeof(*h);
 
@@ -186,6 +193,10 @@ size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg 
 			break;
 		case ETHEREAL_SIG_A_SWITCH:
 			memcpy(v, m->switch_id, sizeof(m->switch_id));
+			break;
+		case ETHEREAL_SIG_A_AUTH:
+			put_unaligned_be64(m->auth_seq, v);
+			memcpy(v + 8, m->auth_mac, sizeof(m->auth_mac));
 			break;
 		}
 		p = ethereal_sig_put(p, type, v);

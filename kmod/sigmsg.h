@@ -32,6 +32,8 @@
 					 ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_MAX_PKT))
 #define ETHEREAL_SIG_REJECT_NEEDS	ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_REASON)
 #define ETHEREAL_SIG_HELLO_NEEDS	ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_SWITCH)
+/* A_AUTH's value: the sequence number, then the HMAC. */
+#define ETHEREAL_SIG_AUTH_SIZE		(8 + ETHEREAL_SIG_AUTH_LEN)
 
 struct ethereal_sig_msg {
 	u8 type;
@@ -50,6 +52,9 @@ struct ethereal_sig_msg {
 	u8 hops;
 	u32 features;		/* ETHEREAL_SIG_FEAT_* */
 	u8 switch_id[6];	/* the sender's bridge MAC (HELLO) */
+	u64 auth_seq;		/* A_AUTH: its sequence number, */
+	u8 auth_mac[ETHEREAL_SIG_AUTH_LEN];	/* its HMAC, */
+	u16 auth_off;		/* and where its value starts (parse) */
 };
 
 /* Why a message was refused, for the counters. */

@@ -128,11 +128,17 @@ static void ethereal_sig_handle(struct ethereal_port *port, struct sk_buff *skb)
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_SPOOFED);
 		return;
 	}
-	/* A trunk: only the switch at its other end speaks. */
+	/* A trunk: only the switch at its other end speaks, with its key. */
+	if (!host && !ethereal_sig_auth_check(&rx, buf, len, &m)) {
+		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_AUTH);
+		return;
+	}
 	if (!host && !ethereal_sig_from_link_switch(&rx, &m)) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_STRANGER);
 		return;
 	}
+	if (!host)
+		ethereal_sig_auth_taken(port, &m);
 	switch (m.type) {
 	case ETHEREAL_SIG_SETUP:
 		ethereal_sig_setup(&rx, &m);

@@ -25,14 +25,25 @@ void ethereal_sig_send(struct ethereal_port *port,
 					      ETHEREAL_ID_SIGNAL };
 	struct net_device *dev = port->dev;
 	u8 buf[ETHEREAL_SIG_MAX_LEN];
+	struct ethereal_sig_msg out;
 	unsigned int len, ulen;
 	struct sk_buff *skb;
 	struct udphdr *uh;
 	struct iphdr *iph;
 	__be32 saddr, daddr;
 
-	len = ethereal_sig_build(buf, sizeof(buf), m);
-	if (WARN_ON_ONCE(!len) || !netif_running(dev) || !netif_carrier_ok(dev))
+	if (!netif_running(dev) || !netif_carrier_ok(dev))
+		return;
+	/*
+	 * Whatever AUTH the message came in with is not ours to pass on; to
+	 * the switch at a keyed trunk's other end, it gets ours.
+	 */
+	out = *m;
+	out.present &= ~ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_AUTH);
+	if (!peer)
+		ethereal_sig_auth_prepare(port, &out);
+	len = ethereal_sig_build(buf, sizeof(buf), &out);
+	if (WARN_ON_ONCE(!len) || (!peer && !ethereal_sig_auth_sign(port, buf, len)))
 		return;
 	saddr = peer ? peer->ctl_ip : 0;
 	daddr = peer ? peer->ip : htonl(INADDR_BROADCAST);

@@ -277,6 +277,7 @@ void ethereal_port_remove(struct ethereal_port *port)
 	ethereal_port_flush_conns(port);
 	ethereal_sched_unbind(port);
 	ethereal_neigh_port_gone(port);
+	ethereal_port_free_key(port);
 	/*
 	 * Unregistering does not wait for hooks already running, and a
 	 * connection just erased may still be in use on another port: free

@@ -25,7 +25,7 @@ expect() {
 
 CONN="out swp2 lladdr 02:e7:00:00:00:02 rate 1mbit"
 
-ktap_begin 49
+ktap_begin 51
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ethereal_unload
 expect "module not loaded" 1 "the ethereal module is not loaded" -- show
@@ -77,7 +77,14 @@ expect "host-conns out of range" 1 "host-conns '70000': must be 0 (no quota) to 
 	port set dev swp1 host-conns 70000
 expect "host-rate below 1kbit" 1 "host-rate '5': must be 0 (no quota) or 1kbit to 10tbit" -- \
 	port set dev swp1 host-rate 5
-expect "port set with nothing to change" 1 "nothing to change (role, host-conns, host-rate)" -- \
+KEYF=$(mktemp)
+defer rm -f "$KEYF"
+echo 0011223344556677 >"$KEYF"
+expect "a key of 8 bytes" 1 "must hold 16 to 64 bytes in hex on its first line" -- \
+	port set dev swp1 key "$KEYF"
+expect "a key file that is not there" 1 "key /nonexistent/key: No such file or directory" -- \
+	port set dev swp1 key /nonexistent/key
+expect "port set with nothing to change" 1 "nothing to change (role, host-conns, host-rate, key)" -- \
 	port set dev swp1
 expect "neigh add without lladdr" 1 "neigh add needs 'lladdr MAC'" -- neigh add 10.0.0.9 dev swp1
 expect "neigh add, multicast MAC" 1 "a host's MAC is unicast" -- \

@@ -10,7 +10,8 @@
 # port's budgets, and its claims of another host's address or MAC refused;
 # static bindings; a host's quota; a refresh while the setup waits
 # downstream; trunks that know the switch at their other end (hello) and
-# take signaling from it only, with the setup's cookie; 1,000 connections
+# take signaling from it only, with the setup's cookie; a link key that
+# authenticates what two switches say, replays refused; 1,000 connections
 # set up and torn down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
@@ -54,7 +55,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 47
+ktap_begin 51
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -416,6 +417,62 @@ sig h3 -k 0xc00c teardown 05:01 >/dev/null
 ktap_result "trunk: with the setup's cookie, the teardown goes through" \
 	"$(wait_conns 0 3; echo $?)"
 ctl sw2 port set dev "$p3" role peripheral
+
+# --- a key on the sw1-sw2 link authenticates what the two say ---
+# trunks_know: sw1 and sw2 know each other at their link's ends again
+trunks_know() {
+	local i
+	for i in $(seq 50); do
+		[ "$(trunk_switch sw1 trk2)" = "$(bridge_mac sw2)" ] &&
+		[ "$(trunk_switch sw2 trk1)" = "$(bridge_mac sw1)" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+echo 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f >"$TMPD/key1"
+echo ffeeddccbbaa99887766554433221100 >"$TMPD/key2"
+# key_refuses SW PORT KEY ID WHAT: PORT of SW keyed with KEY, a setup of ID
+# from h1 to h4 times out, and SW counts what it refused (drop_auth)
+key_refuses() {
+	local au res
+	au=$(sigstat "$1" drop_auth)
+	ctl "$1" port set dev "$2" key "$3"
+	res=$(sig h1 -t 4000 setup "$4" "$(host_ip h4)" 5000 1mbit 6056 1514)
+	ktap_info "$res; drop_auth at $1 $au -> $(sigstat "$1" drop_auth)"
+	ktap_result "$5" \
+		"$([[ "$res" == "reject id=$4 reason=timeout"* ]] &&
+		   [ "$(sigstat "$1" drop_auth)" -gt "$au" ] && wait_conns 0 3; echo $?)"
+}
+key_refuses sw1 trk2 "$TMPD/key1" 03:31 \
+	"key at one end only: the other's messages dropped (drop_auth), the setup times out"
+key_refuses sw2 trk1 "$TMPD/key2" 03:32 "different keys at the two ends: nothing passes, counted"
+ctl sw2 port set dev trk1 key "$TMPD/key1"
+trunks_know
+res=$(sig h1 setup 03:33 "$(host_ip h4)" 5000 1mbit 6056 1514)
+ktap_info "$res; $(ctl sw1 port show dev trk2)"
+ktap_result "the same key at both ends: the setup goes through, both ports keyed" \
+	"$([[ "$res" == "accept id=03:33 "*"hops=3 "* ]] &&
+	   [ "$(ctl sw1 -j port show dev trk2 | jq -r '.[0].keyed')" = true ] &&
+	   [ "$(ctl sw2 -j port show dev trk1 | jq -r '.[0].keyed')" = true ]; echo $?)"
+sig h1 teardown 03:33 >/dev/null
+wait_conns 0 3
+# One of sw1's authenticated HELLOs, captured on its way and sent again.
+on sw1 timeout 5 tcpdump -i trk2 -Q out -c 1 -w "$TMPD/hello.pcap" udp port 4242 2>/dev/null
+au2=$(sigstat sw2 drop_auth)
+on sw1 python3 - "$TMPD/hello.pcap" trk2 <<'EOF_PY'
+import socket, struct, sys
+d = open(sys.argv[1], 'rb').read()
+n = struct.unpack('<I', d[32:36])[0]	# the first record's captured length
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((sys.argv[2], 0))
+s.send(d[40:40 + n])
+EOF_PY
+sleep 0.5
+ktap_result "a keyed trunk's message sent again is dropped as replayed" \
+	"$([ $(( $(sigstat sw2 drop_auth) - au2 )) = 1 ] && trunks_know; echo $?)"
+ctl sw1 port set dev trk2 key off
+ctl sw2 port set dev trk1 key off
+trunks_know
 
 # --- 1,000 connections through three switches ---
 res=$(sig h1 -t 5000 batch 1000 01:00 "$(host_ip h4)" 5000 1kbit 100 100)

@@ -15,7 +15,7 @@
 
 #define HDR_LEN		sizeof(struct ethereal_sig_hdr)
 #define ALL_ATTRS	(((1U << (ETHEREAL_SIG_A_MAX + 1)) - 1) & ~1U)
-#define FULL_LEN	108	/* header + all eleven attributes, padded */
+#define FULL_LEN	136	/* header + all twelve attributes, padded */
 
 /* Value sizes, written out again rather than taken from sigmsg.c. */
 static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
@@ -24,7 +24,7 @@ static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_MAX_PKT] = 4, [ETHEREAL_SIG_A_REASON] = 2,
 	[ETHEREAL_SIG_A_HOP] = 1, [ETHEREAL_SIG_A_LIFETIME] = 4,
 	[ETHEREAL_SIG_A_HOPS] = 1, [ETHEREAL_SIG_A_FEATURES] = 4,
-	[ETHEREAL_SIG_A_SWITCH] = 6,
+	[ETHEREAL_SIG_A_SWITCH] = 6, [ETHEREAL_SIG_A_AUTH] = 24,
 };
 
 /*
@@ -67,6 +67,9 @@ static struct ethereal_sig_msg full_msg(unsigned int type)
 		.reason = ETHEREAL_SIG_R_LINK_DOWN, .hop = 3, .lifetime = 30000,
 		.hops = 4, .features = 0x0a0b0c0d,
 		.switch_id = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 },
+		.auth_seq = 0x1112131415161718ULL,
+		.auth_mac = { 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
+			      0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30 },
 	};
 
 	return m;
@@ -96,6 +99,10 @@ static struct ethereal_sig_msg only(const struct ethereal_sig_msg *a, u32 presen
 #undef COPY
 	if (present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_SWITCH))
 		memcpy(m.switch_id, a->switch_id, sizeof(m.switch_id));
+	if (present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_AUTH)) {
+		m.auth_seq = a->auth_seq;
+		memcpy(m.auth_mac, a->auth_mac, sizeof(m.auth_mac));
+	}
 	return m;
 }
 
@@ -119,6 +126,8 @@ static void expect_same(struct __test_metadata *_metadata,
 	EXPECT_EQ(a->hops, b->hops);
 	EXPECT_EQ(a->features, b->features);
 	EXPECT_EQ(0, memcmp(a->switch_id, b->switch_id, sizeof(a->switch_id)));
+	EXPECT_EQ(a->auth_seq, b->auth_seq);
+	EXPECT_EQ(0, memcmp(a->auth_mac, b->auth_mac, sizeof(a->auth_mac)));
 }
 
 /* Parse LEN bytes of BUF from a heap copy of exactly that size. */
@@ -266,6 +275,22 @@ TEST(hello_by_hand)
 	m.present = 0;
 	ASSERT_EQ(HDR_LEN, ethereal_sig_build(buf, sizeof(buf), &m));
 	EXPECT_EQ(ETHEREAL_SIG_E_MISSING, parse_exact(buf, HDR_LEN, &m));
+}
+
+/* A_AUTH is the last attribute built, and parse says where its value is. */
+TEST(auth_last_and_located)
+{
+	struct ethereal_sig_msg in = full_msg(ETHEREAL_SIG_REFRESH), out;
+	u8 buf[ETHEREAL_SIG_MAX_LEN];
+	size_t len;
+
+	len = ethereal_sig_build(buf, sizeof(buf), &in);
+	ASSERT_EQ(FULL_LEN, len);
+	ASSERT_EQ(ETHEREAL_SIG_OK, parse_exact(buf, len, &out));
+	EXPECT_EQ(len - 24, out.auth_off);
+	EXPECT_EQ(ETHEREAL_SIG_A_AUTH, get_unaligned_be16(buf + len - 28));
+	EXPECT_EQ(0x11, buf[out.auth_off]);
+	EXPECT_EQ(0, memcmp(in.auth_mac, buf + len - 16, sizeof(in.auth_mac)));
 }
 
 TEST(round_trip_every_type_all_attributes)
@@ -724,20 +749,20 @@ static u32 next(u32 *s)
 TEST(mutated_messages)
 {
 	struct ethereal_sig_msg in = full_msg(ETHEREAL_SIG_REJECT), m, m2;
-	u8 base[ETHEREAL_SIG_MAX_LEN + 16], buf[sizeof(base)], out[sizeof(base)];
+	u8 base[2 * ETHEREAL_SIG_MAX_LEN], buf[ETHEREAL_SIG_MAX_LEN + 16], out[sizeof(buf)];
 	size_t blen[2], len, olen;
 	unsigned int i, k, n, ok = 0;
 	u32 seed = 0x5eed;
 
 	blen[0] = sizeof(setup_wire);
-	blen[1] = ethereal_sig_build(base + 128, 128, &in);
+	blen[1] = ethereal_sig_build(base + ETHEREAL_SIG_MAX_LEN, ETHEREAL_SIG_MAX_LEN, &in);
 	ASSERT_EQ(FULL_LEN, blen[1]);
 	memcpy(base, setup_wire, sizeof(setup_wire));
 
 	for (i = 0; i < 200000; i++) {
 		k = i & 1;
 		memset(buf, 0, sizeof(buf));
-		memcpy(buf, base + 128 * k, blen[k]);
+		memcpy(buf, base + ETHEREAL_SIG_MAX_LEN * k, blen[k]);
 		for (n = next(&seed) % 4 + 1; n; n--)
 			buf[next(&seed) % blen[k]] = (u8)next(&seed);
 		len = next(&seed) % 4 ? blen[k] : next(&seed) % sizeof(buf);

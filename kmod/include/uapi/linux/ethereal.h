@@ -54,6 +54,8 @@
 #define ETHEREAL_CYCLE_MAX_NS		1000000000ULL	/* 1 s */
 #define ETHEREAL_DISCARD_MAX_NS		10000000000ULL	/* 10 s */
 #define ETHEREAL_MAX_CONNS_MAX		(ETHEREAL_ID_MAX - ETHEREAL_ID_MIN + 1)
+#define ETHEREAL_KEY_MIN		16	/* bytes of a trunk's link key */
+#define ETHEREAL_KEY_MAX		64
 
 enum ethereal_port_role {
 	ETHEREAL_PORT_PERIPHERAL,	/* link to a host */
@@ -163,6 +165,10 @@ enum ethereal_port_attr {
 					 * of all it sends here
 					 */
 	ETHEREAL_PORT_A_SWITCH_AGE,	/* u32: ms since its last hello */
+	ETHEREAL_PORT_A_KEY,		/* binary: the trunk's link key, 16 to 64
+					 * bytes; empty: none (requests only)
+					 */
+	ETHEREAL_PORT_A_KEYED,		/* u8: 1 if the port has a key (replies) */
 	__ETHEREAL_PORT_A_MAX
 };
 
@@ -274,6 +280,9 @@ enum ethereal_sig_stats_attr {
 						 */
 	ETHEREAL_SIG_STATS_A_DROP_STRANGER,	/* on a trunk, not from its neighbour */
 	ETHEREAL_SIG_STATS_A_SWITCHES,		/* switches learned at a trunk's end */
+	ETHEREAL_SIG_STATS_A_DROP_AUTH,		/* on a keyed trunk: no or a bad AUTH,
+						 * or replayed
+						 */
 	__ETHEREAL_SIG_STATS_A_MAX
 };
 

@@ -23,6 +23,7 @@
 #define ETHEREAL_SIG_MAX_LEN	256		/* longer messages are dropped */
 #define ETHEREAL_SIG_HELLO_MS	1000		/* a switch's hellos on each trunk */
 #define ETHEREAL_SIG_HOLD_MS	10000		/* a switch silent this long is gone */
+#define ETHEREAL_SIG_AUTH_LEN	16		/* bytes of HMAC in A_AUTH */
 
 struct ethereal_sig_hdr {
 	__u8	version;	/* ETHEREAL_SIG_VERSION */
@@ -92,6 +93,13 @@ enum ethereal_sig_attr_type {
 					 */
 	ETHEREAL_SIG_A_SWITCH,		/* 6 bytes: the sender's identity, its
 					 * bridge's MAC address (HELLO)
+					 */
+	ETHEREAL_SIG_A_AUTH,		/* 24 bytes, last: be64 sequence number,
+					 * then the first 16 bytes of the
+					 * HMAC-SHA256, under the link's key, of
+					 * the message (header's length) with
+					 * these 16 zero. Every message over a
+					 * keyed trunk, and only there.
 					 */
 	__ETHEREAL_SIG_A_MAX
 };
