@@ -20,17 +20,19 @@ field() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2" | head -n 1; }
 frames() { echo $(( $1 * $2 / ((${3} + 42) * 8) )); }
 
 # Flows run together: flow_start NAME FROM TO DST PORT RATE_BPS SECONDS SIZE
-# [BURST] starts one's receiver; flows_go starts every sender at once and
-# waits for all; then flow_rx NAME and flow_tx NAME give the receiver's and
-# the sender's summary lines. BURST (bytes) is the flow's contract with the
-# network, a reservation's burst: what the sender may put out at once.
+# [BURST] declares one; flows_go starts every receiver, then every sender
+# at once, and waits for all; then flow_rx NAME and flow_tx NAME give the
+# receiver's and the sender's summary lines. BURST (bytes) is the flow's
+# contract with the network, a reservation's burst: what the sender may
+# put out at once.
 #
 # A run is an experiment on the switch only if the hosts offered what the
 # test meant: every sender at 99% of its rate, and none with a contract
 # catching up (after the emulated machine stalled it) in a burst past it.
 # flows_go repeats an invalid run up to FLOW_TRIES times, running CMD
-# before each (counter snapshots, companion traffic); senders_ok then fails
-# on a run still invalid, saying why.
+# before each (counter snapshots, companion traffic), before the receivers
+# start: they give the first datagram 3 s; senders_ok then fails on a run
+# still invalid, saying why.
 declare -A _flow_spec _flow_burst _flow_size _flow_rxpid _flow_rate
 _flow_dir=
 FLOW_TRIES=${FLOW_TRIES:-3}
@@ -44,7 +46,6 @@ flow_start() {
 	_flow_rate[$name]=$6
 	_flow_burst[$name]=${9:-}
 	_flow_size[$name]=$8
-	_flow_listen "$name"
 }
 
 _flow_listen() {
@@ -65,6 +66,9 @@ flows_go() {
 	local name try why pids pre=("$@")
 	for ((try = 1; ; try++)); do
 		[ ${#pre[@]} -eq 0 ] || "${pre[@]}"
+		for name in "${!_flow_spec[@]}"; do
+			_flow_listen "$name"
+		done
 		pids=()
 		for name in "${!_flow_spec[@]}"; do
 			set -- ${_flow_spec[$name]}
@@ -79,9 +83,6 @@ flows_go() {
 		why=$(senders_ok "${!_flow_spec[@]}") && break
 		[ "$try" -lt "$FLOW_TRIES" ] || break
 		ktap_info "run $try not valid, again: $why"
-		for name in "${!_flow_spec[@]}"; do
-			_flow_listen "$name"
-		done
 	done
 	_flow_spec=()
 	_flow_rxpid=()
