@@ -198,6 +198,7 @@ struct ethereal_conn_sig {
 	u8 end_event;			/* enum ethereal_event, 0: removed */
 	u8 end_hop;
 	u16 end_reason;
+	u8 proceeds;			/* PROCEEDINGs taken while pending */
 	u32 cookie;
 	u32 lifetime_ms;
 	unsigned long deadline;		/* jiffies: answer due, or expiry */

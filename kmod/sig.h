@@ -12,8 +12,8 @@
 
 #define ETHEREAL_SIG_PENDING_MAX 256		/* setups in progress per switch */
 #define ETHEREAL_SIG_PENDING_HOST 32		/* ... from the host of a port */
-#define ETHEREAL_SIG_ANSWER_TIMEOUT (2 * HZ)	/* downstream must answer */
-#define ETHEREAL_SIG_ARP_TIMEOUT (HZ)		/* the receiver must answer ARP */
+#define ETHEREAL_SIG_ANSWER_TIMEOUT msecs_to_jiffies(ETHEREAL_SIG_ANSWER_MS)
+#define ETHEREAL_SIG_ARP_TIMEOUT msecs_to_jiffies(ETHEREAL_SIG_ARP_WAIT_MS)
 #define ETHEREAL_SIG_ARP_RETRY	(HZ / 5)
 /* What a first switch offers its host (ETHEREAL_SIG_A_FEATURES of ACCEPT). */
 #define ETHEREAL_SIG_FEATURES	ETHEREAL_SIG_FEAT_REFRESH_ACK
@@ -63,6 +63,8 @@ void ethereal_sig_rejected(const struct ethereal_sig_rxinfo *rx,
 void ethereal_sig_teardown(const struct ethereal_sig_rxinfo *rx,
 			   const struct ethereal_sig_msg *m);
 void ethereal_sig_refresh(const struct ethereal_sig_rxinfo *rx, const struct ethereal_sig_msg *m);
+void ethereal_sig_proceeding(const struct ethereal_sig_rxinfo *rx,
+			     const struct ethereal_sig_msg *m);
 void ethereal_sig_waiting(struct ethereal_switch *sw);
 void ethereal_sig_wait_free(struct ethereal_switch *sw, struct ethereal_sig_wait *w);
 

@@ -123,7 +123,8 @@ static void ethereal_sig_handle(struct ethereal_port *port, struct sk_buff *skb)
 	 */
 	host = rx.port->role == ETHEREAL_PORT_PERIPHERAL;
 	if (host && (m.type == ETHEREAL_SIG_ACCEPT || m.type == ETHEREAL_SIG_REJECT ||
-		     m.type == ETHEREAL_SIG_HELLO || (m.flags & ETHEREAL_SIG_F_REVERSE) ||
+		     m.type == ETHEREAL_SIG_HELLO || m.type == ETHEREAL_SIG_PROCEEDING ||
+		     (m.flags & ETHEREAL_SIG_F_REVERSE) ||
 		     (m.type == ETHEREAL_SIG_SETUP && !ethereal_sig_from_host(&rx)))) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_SPOOFED);
 		return;
@@ -157,6 +158,9 @@ static void ethereal_sig_handle(struct ethereal_port *port, struct sk_buff *skb)
 		break;
 	case ETHEREAL_SIG_HELLO:
 		ethereal_sig_hello(&rx, &m);
+		break;
+	case ETHEREAL_SIG_PROCEEDING:
+		ethereal_sig_proceeding(&rx, &m);
 		break;
 	}
 }

@@ -282,6 +282,25 @@ void ethereal_sig_wait_free(struct ethereal_switch *sw, struct ethereal_sig_wait
 	kfree(w);
 }
 
+/*
+ * The ends upstream waiting for the answer, host included, counted on no
+ * wait for ARP here: tell them, so that their answer timeouts grow by
+ * this one instead of expiring while the receiver answers.
+ */
+static void ethereal_sig_proceed(struct ethereal_port *in, const struct ethereal_sig_peer *peer,
+				 const struct ethereal_sig_msg *req, u8 hop)
+{
+	struct ethereal_sig_msg p = {
+		.type = ETHEREAL_SIG_PROCEEDING,
+		.conn_id = req->conn_id,
+		.cookie = req->cookie,
+		.hop = hop,
+		.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP),
+	};
+
+	ethereal_sig_send(in, peer, &p);
+}
+
 /* Setups waiting for ARP: routed when the answer came, failed when late. */
 void ethereal_sig_waiting(struct ethereal_switch *sw)
 {
@@ -416,6 +435,7 @@ void ethereal_sig_setup(const struct ethereal_sig_rxinfo *rx,
 	list_add_tail(&w->node, &sw->sig.waiting);
 	ethereal_sig_pending_add(in, 1);
 	WRITE_ONCE(sw->sig.n_waiting, sw->sig.n_waiting + 1);
+	ethereal_sig_proceed(in, peer, m, hop);
 	if (w->probes)
 		ethereal_neigh_probe(sw, m->daddr);
 }
@@ -497,6 +517,32 @@ void ethereal_sig_rejected(const struct ethereal_sig_rxinfo *rx,
 	ethereal_sig_send_up(conn, &r);
 	ethereal_sig_conn_del(conn, ETHEREAL_EVENT_REJECTED, m->reason,
 			      m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP) ? m->hop : 0);
+}
+
+/*
+ * A switch downstream waits for the receiver's ARP answer: this one waits
+ * that much longer for the answer, and tells upstream, so that no end
+ * times out while the path is still being made. A bounded number of times
+ * per setup: the path is at most that many ARP waits long, and a
+ * neighbour cannot keep a setup pending forever.
+ */
+void ethereal_sig_proceeding(const struct ethereal_sig_rxinfo *rx,
+			     const struct ethereal_sig_msg *m)
+{
+	struct ethereal_conn *conn = ethereal_sig_downstream_conn(rx, m);
+	struct ethereal_sig_msg p = *m;
+	unsigned long due;
+
+	if (!conn || conn->sig.state != ETHEREAL_CONN_PENDING ||
+	    conn->sig.proceeds >= ETHEREAL_SIG_PROCEED_MAX) {
+		ethereal_sig_count(rx->port->sw, ETHEREAL_SIGC_DROP_UNEXPECTED);
+		return;
+	}
+	conn->sig.proceeds++;
+	due = jiffies + ETHEREAL_SIG_ARP_TIMEOUT + ETHEREAL_SIG_ANSWER_TIMEOUT;
+	if (time_after(due, conn->sig.deadline))
+		ethereal_sig_deadline(conn, due - jiffies);
+	ethereal_sig_send_up(conn, &p);
 }
 
 void ethereal_sig_teardown(const struct ethereal_sig_rxinfo *rx,

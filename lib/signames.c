@@ -74,6 +74,7 @@ static const char *const ethereal_sig_types[__ETHEREAL_SIG_TYPE_MAX] = {
 	[ETHEREAL_SIG_TEARDOWN] = "teardown",
 	[ETHEREAL_SIG_REFRESH] = "refresh",
 	[ETHEREAL_SIG_HELLO] = "hello",
+	[ETHEREAL_SIG_PROCEEDING] = "proceeding",
 };
 
 const char *ethereal_sig_type_name(unsigned int type)

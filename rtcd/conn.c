@@ -166,6 +166,7 @@ static int conn_start(struct rtcd_conn *k)
 	k->id = (uint16_t)id;
 	k->cookie = new_cookie();
 	k->setup_start = now_ns();
+	k->proceeds = 0;
 	rtcd.by_id[k->id] = k;
 	send_type(k, ETHEREAL_SIG_SETUP, 0);
 	return 0;
@@ -284,6 +285,7 @@ static void conn_resetup(struct rtcd_conn *k, const char *why)
 	k->resetup = true;
 	k->cookie = new_cookie();
 	k->setup_start = now_ns();
+	k->proceeds = 0;
 	send_type(k, ETHEREAL_SIG_SETUP, 0);
 	if (due_in(k, RTCD_RETRANSMIT_MS))
 		conn_free(k, ETHEREAL_SIG_R_NO_MEMORY);
@@ -498,7 +500,8 @@ static void conn_due(struct rtcd_conn *k)
 		return;
 	}
 	elapsed = (now_ns() - k->setup_start) / MS;
-	give_up = RTCD_GIVE_UP_MS;
+	/* Each switch on the path that waits for ARP said so (PROCEEDING). */
+	give_up = RTCD_GIVE_UP_MS + (uint64_t)k->proceeds * ETHEREAL_SIG_ARP_WAIT_MS;
 	/*
 	 * Set up again: the switches past the one that lost it still hold
 	 * the old path until it expires, and may refuse the new one
@@ -698,6 +701,14 @@ void conn_on_msg(const struct ethereal_sig_msg *m)
 		if (m->flags & ETHEREAL_SIG_F_REVERSE && k->state == CONN_UP) {
 			log_debug("%s: refresh acked", id);
 			k->unacked = 0;
+		}
+		break;
+	case ETHEREAL_SIG_PROCEEDING:
+		/* A switch on the path waits for the receiver's ARP answer: so do we. */
+		if (k->state == CONN_PENDING && k->proceeds < ETHEREAL_SIG_PROCEED_MAX) {
+			k->proceeds++;
+			log_debug("%s: switch %u waits for the receiver's ARP answer", id,
+				  m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP) ? m->hop : 0);
 		}
 		break;
 	case ETHEREAL_SIG_TEARDOWN:

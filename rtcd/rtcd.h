@@ -224,6 +224,7 @@ struct rtcd_conn {
 	uint32_t burst, max_pkt;
 	uint64_t setup_start;		/* ns, CLOCK_MONOTONIC, of this ID's first SETUP */
 	unsigned int id_tries;		/* IDs tried after id-in-use */
+	unsigned int proceeds;		/* PROCEEDINGs since setup_start: waits for ARP */
 	uint32_t lifetime_ms;
 	uint8_t hops;
 	bool neigh;			/* its proxy neighbour entry is installed */

@@ -10,7 +10,8 @@
 # port's budgets, and its claims of another host's address or MAC refused;
 # static bindings; a host's quota; a refresh while the setup waits
 # downstream; trunks that know the switch at their other end (hello) and
-# take signaling from it only, with the setup's cookie; a link key that
+# take signaling from it only, with the setup's cookie; PROCEEDING from a
+# switch waiting for ARP stretching the answer timeouts; a link key that
 # authenticates what two switches say, replays refused; 1,000 connections
 # set up and torn down.
 # timeout=600
@@ -55,7 +56,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 51
+ktap_begin 53
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -416,6 +417,51 @@ ktap_result "trunk: a teardown and a refresh with another cookie are dropped, co
 sig h3 -k 0xc00c teardown 05:01 >/dev/null
 ktap_result "trunk: with the setup's cookie, the teardown goes through" \
 	"$(wait_conns 0 3; echo $?)"
+# --- PROCEEDING: a wait for ARP downstream stretches the answer timeouts ---
+# h3, the "switch" behind sw2's trunk, takes the SETUP for it, says it waits
+# for ARP (PROCEEDING, 9 times: one past ETHEREAL_SIG_PROCEED_MAX) and
+# accepts 2.4 s later, past the 2 s answer timeout sw1 and sw2 started
+# with. Each PROCEEDING gives them one ARP wait more; the ninth is dropped.
+sig h3 raw 010600180000000000000000000b000a02e700000e030000 >/dev/null
+un1=$(sigstat sw1 drop_unexpected)
+un2=$(sigstat sw2 drop_unexpected)
+on h3 timeout 15 python3 - >"$TMPD/proceed" 2>&1 <<'EOF_PY' &
+import socket, struct, time
+rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+rx.bind(("eth0", 0))
+tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+print("listening", flush=True)
+while True:
+    f = rx.recv(2048)
+    ip = f[14:]
+    udp = ip[(ip[0] & 15) * 4:]
+    if f[:6] != bytes.fromhex("ffffffff0001") or ip[9] != 17 or udp[2:4] != b"\x10\x92":
+        continue
+    m = udp[8:]
+    if m[1] == 1:  # SETUP
+        break
+t0 = time.monotonic()
+ident = m[4:6] + b"\x00\x00" + m[8:12]
+proceeding = b"\x01\x07\x00\x14" + ident + bytes.fromhex("0007000503000000")
+for _ in range(9):
+    tx.sendto(proceeding, ("198.18.0.1", 4242))
+    time.sleep(0.02)
+time.sleep(max(0.0, 2.4 - (time.monotonic() - t0)))
+tx.sendto(b"\x01\x02\x00\x0c" + ident, ("198.18.0.1", 4242))
+print("accepted after %.2f s" % (time.monotonic() - t0), flush=True)
+EOF_PY
+pp=$!
+for i in $(seq 50); do grep -q listening "$TMPD/proceed" && break; sleep 0.1; done
+res=$(sig h1 -t 6000 setup 03:41 "$(host_ip h3)" 5000 1mbit 6056 1514)
+wait $pp
+ktap_info "$res; h3: $(tr '\n' ' ' <"$TMPD/proceed"); unexpected sw1 $un1 -> $(sigstat sw1 drop_unexpected), sw2 $un2 -> $(sigstat sw2 drop_unexpected)"
+ktap_result "PROCEEDING: a setup answered after the answer timeout, waits for ARP announced, is accepted" \
+	"$([[ "$res" == "accept id=03:41 "* ]] && [ "$(conns sw1)" = 1 ] && [ "$(conns sw2)" = 1 ]; echo $?)"
+ktap_result "PROCEEDING: past ETHEREAL_SIG_PROCEED_MAX per setup, dropped and counted" \
+	"$([ $(( $(sigstat sw2 drop_unexpected) - un2 )) = 1 ] &&
+	   [ "$(sigstat sw1 drop_unexpected)" = "$un1" ]; echo $?)"
+sig h1 teardown 03:41 >/dev/null
+wait_conns 0 3
 ctl sw2 port set dev "$p3" role peripheral
 
 # --- a key on the sw1-sw2 link authenticates what the two say ---

@@ -697,6 +697,7 @@ TEST(names)
 	EXPECT_STREQ("teardown", ethereal_sig_type_name(ETHEREAL_SIG_TEARDOWN));
 	EXPECT_STREQ("refresh", ethereal_sig_type_name(ETHEREAL_SIG_REFRESH));
 	EXPECT_STREQ("hello", ethereal_sig_type_name(ETHEREAL_SIG_HELLO));
+	EXPECT_STREQ("proceeding", ethereal_sig_type_name(ETHEREAL_SIG_PROCEEDING));
 	EXPECT_STREQ("unknown", ethereal_sig_type_name(0));
 	EXPECT_STREQ("unknown", ethereal_sig_type_name(__ETHEREAL_SIG_TYPE_MAX));
 	EXPECT_STREQ("unknown", ethereal_sig_type_name(~0U));

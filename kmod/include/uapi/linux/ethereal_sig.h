@@ -24,6 +24,16 @@
 #define ETHEREAL_SIG_HELLO_MS	1000		/* a switch's hellos on each trunk */
 #define ETHEREAL_SIG_HOLD_MS	10000		/* a switch silent this long is gone */
 #define ETHEREAL_SIG_AUTH_LEN	16		/* bytes of HMAC in A_AUTH */
+/*
+ * A switch waits this long for the receiver's ARP answer, and one that
+ * forwarded a setup this long for the answer from downstream. Each wait
+ * for ARP past the first switch is announced upstream (PROCEEDING), and
+ * every end still waiting for the answer, host included, waits that much
+ * longer, at most ETHEREAL_SIG_PROCEED_MAX times per setup.
+ */
+#define ETHEREAL_SIG_ARP_WAIT_MS 1000
+#define ETHEREAL_SIG_ANSWER_MS	2000
+#define ETHEREAL_SIG_PROCEED_MAX 8
 
 struct ethereal_sig_hdr {
 	__u8	version;	/* ETHEREAL_SIG_VERSION */
@@ -59,6 +69,11 @@ enum ethereal_sig_type {
 					 * ETHEREAL_SIG_HELLO_MS: A_SWITCH. A
 					 * trunk takes signaling only from the
 					 * switch its hellos made known.
+					 */
+	ETHEREAL_SIG_PROCEEDING,	/* downstream -> upstream: the setup
+					 * waits for the receiver's ARP answer
+					 * at switch A_HOP; wait
+					 * ETHEREAL_SIG_ARP_WAIT_MS longer
 					 */
 	__ETHEREAL_SIG_TYPE_MAX
 };
