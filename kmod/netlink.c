@@ -483,7 +483,7 @@ static int ethereal_nl_port_get(struct sk_buff *skb, struct genl_info *info)
 
 static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[ETHEREAL_PORT_A_MAX + 1];
+	struct nlattr *tb[ETHEREAL_PORT_A_MAX + 1] = {};
 	struct ethereal_port *port;
 	int err = 0;
 
@@ -516,6 +516,10 @@ static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 	ethereal_switch_changed(port->sw);
 out:
 	rtnl_unlock();
+	/* The secret is the key's only: not left in the request's memory. */
+	if (tb[ETHEREAL_PORT_A_KEY])
+		memzero_explicit(nla_data(tb[ETHEREAL_PORT_A_KEY]),
+				 nla_len(tb[ETHEREAL_PORT_A_KEY]));
 	return err;
 }
 
