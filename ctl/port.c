@@ -69,6 +69,9 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 				    rate_json(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])));
 		json_object_set_new(o, "keyed", json_boolean(pt[ETHEREAL_PORT_A_KEYED] &&
 							     mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEYED])));
+		if (pt[ETHEREAL_PORT_A_KEY_VERIFIED])
+			json_object_set_new(o, "key_verified",
+					    json_boolean(mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEY_VERIFIED])));
 		if (ctl.details)
 			json_object_set_new(o, "ifindex",
 					    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX])));
@@ -104,7 +107,8 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" host-rate %s", quota);
 	}
 	if (pt[ETHEREAL_PORT_A_KEYED] && mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEYED]))
-		printf(" keyed");
+		printf(" keyed (%s)", pt[ETHEREAL_PORT_A_KEY_VERIFIED] &&
+		       mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEY_VERIFIED]) ? "verified" : "unverified");
 	if (pt[ETHEREAL_PORT_A_SWITCH])
 		printf(" switch %s via %s age %.1fs", sw_id, sw_mac,
 		       u32_or_0(pt[ETHEREAL_PORT_A_SWITCH_AGE]) / 1e3);

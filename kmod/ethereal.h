@@ -363,6 +363,7 @@ void ethereal_sig_forget_link_switch(struct ethereal_port *port);
 int ethereal_port_set_key(struct ethereal_port *port, const u8 *secret, unsigned int len,
 			  struct netlink_ext_ack *extack);
 void ethereal_port_free_key(struct ethereal_port *port);
+bool ethereal_port_key_verified(const struct ethereal_port *port);
 void ethereal_sig_conn_teardown(struct ethereal_conn *conn, u16 reason);
 void ethereal_sig_conn_gone(struct ethereal_conn *conn);
 

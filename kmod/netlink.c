@@ -262,6 +262,8 @@ static int ethereal_fill_port(struct sk_buff *msg, const struct ethereal_port *p
 	    nla_put_u64_64bit(msg, ETHEREAL_PORT_A_HOST_RATE, port->host_rate,
 			      ETHEREAL_PORT_A_PAD) ||
 	    nla_put_u8(msg, ETHEREAL_PORT_A_KEYED, !!port->link_key) ||
+	    (port->link_key &&
+	     nla_put_u8(msg, ETHEREAL_PORT_A_KEY_VERIFIED, ethereal_port_key_verified(port))) ||
 	    ethereal_put_stats(msg, ETHEREAL_PORT_A_STATS, sum))
 		return -EMSGSIZE;
 	if (port->role == ETHEREAL_PORT_TRUNK && ethereal_port_link_sw_alive(port) &&

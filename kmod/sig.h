@@ -81,5 +81,7 @@ bool ethereal_sig_auth_sign(struct ethereal_port *port, u8 *buf, size_t len);
 bool ethereal_sig_auth_check(const struct ethereal_sig_rxinfo *rx, u8 *buf, size_t len,
 			     const struct ethereal_sig_msg *m);
 void ethereal_sig_auth_taken(struct ethereal_port *port, const struct ethereal_sig_msg *m);
+bool ethereal_sig_auth_owes(const struct ethereal_port *port);
+void ethereal_sig_auth_resync(struct ethereal_port *port);
 
 #endif /* _ETHEREAL_SIG_H */

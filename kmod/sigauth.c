@@ -12,11 +12,19 @@
  * start from the real-time clock in ns when the key is set, so that they
  * keep rising across the sender's restarts.
  *
+ * A receiver that knows none of the other end's numbers yet (a key just
+ * set, the link or the role changed) would take an old message replayed
+ * with any number. So it takes nothing but HELLOs until the other end has
+ * answered a nonce of its own (A_CHALLENGE in its HELLOs, A_RESPONSE in
+ * the answer, as RFC 2747's handshake): that answer's number is the first
+ * it takes, and it is newer than anything recorded before.
+ *
  * All under RTNL: configuration, and the signaling work that sends and
  * receives. HMACs are computed in process context, on the stack.
  */
 #include <crypto/hash.h>
 #include <crypto/sha2.h>
+#include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/stringify.h>
@@ -28,7 +36,19 @@ struct ethereal_link_key {
 	struct crypto_shash *tfm;	/* hmac(sha256), keyed */
 	u64 tx_seq;			/* the last one sent */
 	u64 rx_seq;			/* the last one taken */
+	u64 challenge;			/* ours, until answered; then 0 */
+	u64 owed;			/* the other end's, to answer; or 0 */
 };
+
+/* Nothing from the other end is known fresh: ask it to prove it is. */
+static void ethereal_link_key_resync(struct ethereal_link_key *key)
+{
+	key->rx_seq = 0;
+	key->owed = 0;
+	do
+		key->challenge = get_random_u64();
+	while (!key->challenge);
+}
 
 static void ethereal_link_key_free(struct ethereal_link_key *key)
 {
@@ -72,6 +92,7 @@ int ethereal_port_set_key(struct ethereal_port *port, const u8 *secret, unsigned
 			return err;
 		}
 		key->tx_seq = ktime_get_real_ns();
+		ethereal_link_key_resync(key);
 	}
 	ethereal_link_key_free(port->link_key);
 	port->link_key = key;
@@ -102,11 +123,43 @@ static int ethereal_sig_hmac(struct ethereal_link_key *key, const u8 *from, cons
 /* What goes out of PORT to the switch at its other end carries A_AUTH. */
 void ethereal_sig_auth_prepare(struct ethereal_port *port, struct ethereal_sig_msg *m)
 {
-	if (!port->link_key)
+	struct ethereal_link_key *key = port->link_key;
+
+	if (!key)
 		return;
 	m->present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_AUTH);
-	m->auth_seq = ++port->link_key->tx_seq;
+	m->auth_seq = ++key->tx_seq;
 	memset(m->auth_mac, 0, sizeof(m->auth_mac));
+	if (m->type != ETHEREAL_SIG_HELLO)
+		return;
+	if (key->challenge) {
+		m->challenge = key->challenge;
+		m->present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_CHALLENGE);
+	}
+	if (key->owed) {
+		m->response = key->owed;
+		m->present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_RESPONSE);
+		key->owed = 0;
+	}
+}
+
+/* Whether the other end answered PORT's challenge: it takes signaling. */
+bool ethereal_port_key_verified(const struct ethereal_port *port)
+{
+	return port->link_key && !port->link_key->challenge;
+}
+
+/* PORT's key must answer a challenge: its next HELLO is due at once. */
+bool ethereal_sig_auth_owes(const struct ethereal_port *port)
+{
+	return port->link_key && port->link_key->owed;
+}
+
+/* Whoever is at PORT's other end must prove itself again. */
+void ethereal_sig_auth_resync(struct ethereal_port *port)
+{
+	if (port->link_key)
+		ethereal_link_key_resync(port->link_key);
 }
 
 /*
@@ -154,12 +207,30 @@ bool ethereal_sig_auth_check(const struct ethereal_sig_rxinfo *rx, u8 *buf, size
 		return false;
 	ok = !crypto_memneq(mac, m->auth_mac, ETHEREAL_SIG_AUTH_LEN);
 	memzero_explicit(mac, sizeof(mac));
-	return ok;
+	/* Not known fresh yet: hellos only, until our challenge is answered. */
+	return ok && (!key->challenge || m->type == ETHEREAL_SIG_HELLO);
 }
 
-/* M, checked above, came from the switch at the trunk's other end. */
+/*
+ * M, checked above, came from the switch at the trunk's other end: a
+ * challenge in it is answered, and its number is the bar from now on once
+ * it is known fresh (it answers ours, or ours was answered before).
+ */
 void ethereal_sig_auth_taken(struct ethereal_port *port, const struct ethereal_sig_msg *m)
 {
-	if (port->link_key)
-		port->link_key->rx_seq = m->auth_seq;
+	struct ethereal_link_key *key = port->link_key;
+
+	if (!key)
+		return;
+	if (m->type == ETHEREAL_SIG_HELLO &&
+	    (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_CHALLENGE)))
+		key->owed = m->challenge;
+	if (key->challenge) {
+		if (m->type != ETHEREAL_SIG_HELLO ||
+		    !(m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_RESPONSE)) ||
+		    m->response != key->challenge)
+			return;
+		key->challenge = 0;
+	}
+	key->rx_seq = m->auth_seq;
 }

@@ -58,8 +58,12 @@ void ethereal_sig_hello(const struct ethereal_sig_rxinfo *rx, const struct ether
 		     ether_addr_equal(port->link_sw_id, m->switch_id);
 
 	port->link_sw_seen = jiffies ?: 1;
-	if (known)
+	if (known) {
+		/* Its challenge (a key just set there) is answered now. */
+		if (ethereal_sig_auth_owes(port))
+			ethereal_sig_say_hello(port);
 		return;
+	}
 	ether_addr_copy(port->link_sw_id, m->switch_id);
 	ether_addr_copy(port->link_sw_mac, rx->from.mac);
 	ethereal_sig_count(port->sw, ETHEREAL_SIGC_SWITCHES);
@@ -74,6 +78,7 @@ void ethereal_sig_forget_link_switch(struct ethereal_port *port)
 
 	ASSERT_RTNL();
 	port->link_sw_seen = 0;
+	ethereal_sig_auth_resync(port);
 	/* A new trunk says hello at once. */
 	if (port->role == ETHEREAL_PORT_TRUNK && !READ_ONCE(sw->sig.dead)) {
 		sw->sig.next_hello = jiffies;

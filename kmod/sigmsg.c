@@ -20,6 +20,8 @@ static const u8 ethereal_sig_attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_FEATURES] = 4,
 	[ETHEREAL_SIG_A_SWITCH] = 6,
 	[ETHEREAL_SIG_A_AUTH] = ETHEREAL_SIG_AUTH_SIZE,
+	[ETHEREAL_SIG_A_CHALLENGE] = 8,
+	[ETHEREAL_SIG_A_RESPONSE] = 8,
 };
 
 static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
@@ -62,6 +64,12 @@ static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
 	case ETHEREAL_SIG_A_AUTH:
 		m->auth_seq = get_unaligned_be64(v);
 		memcpy(m->auth_mac, v + 8, sizeof(m->auth_mac));
+		break;
+	case ETHEREAL_SIG_A_CHALLENGE:
+		m->challenge = get_unaligned_be64(v);
+		break;
+	case ETHEREAL_SIG_A_RESPONSE:
+		m->response = get_unaligned_be64(v);
 		break;
 	}
 }
@@ -137,11 +145,19 @@ static u8 *ethereal_sig_put(u8 *p, unsigned int type, const void *v)
 	return p + 4 + ETHEREAL_SIG_ALIGN(size);
 }
 
+/* A_AUTH last, whatever its number: the HMAC is the message's last bytes. */
+static unsigned int ethereal_sig_build_order(unsigned int i)
+{
+	if (i == ETHEREAL_SIG_A_MAX)
+		return ETHEREAL_SIG_A_AUTH;
+	return i < ETHEREAL_SIG_A_AUTH ? i : i + 1;
+}
+
 size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg *m)
 {
 	struct ethereal_sig_hdr *h = buf;
 	u8 *p = buf, v[ETHEREAL_SIG_AUTH_SIZE];
-	unsigned int type;
+	unsigned int i, type;
 	size_t len = sizeof(*h);
 
 	for (type = 1; type <= ETHEREAL_SIG_A_MAX; type++)
@@ -157,7 +173,8 @@ size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg 
 	put_unaligned_be16(m->flags, &h->flags);
 	put_unaligned_be32(m->cookie, &h->cookie);
 	p += sizeof(*h);
-	for (type = 1; type <= ETHEREAL_SIG_A_MAX; type++) {
+	for (i = 1; i <= ETHEREAL_SIG_A_MAX; i++) {
+		type = ethereal_sig_build_order(i);
 		if (!(m->present & ETHEREAL_SIG_BIT(type)))
 			continue;
 		switch (type) {
@@ -197,6 +214,12 @@ size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg 
 		case ETHEREAL_SIG_A_AUTH:
 			put_unaligned_be64(m->auth_seq, v);
 			memcpy(v + 8, m->auth_mac, sizeof(m->auth_mac));
+			break;
+		case ETHEREAL_SIG_A_CHALLENGE:
+			put_unaligned_be64(m->challenge, v);
+			break;
+		case ETHEREAL_SIG_A_RESPONSE:
+			put_unaligned_be64(m->response, v);
 			break;
 		}
 		p = ethereal_sig_put(p, type, v);

@@ -55,6 +55,8 @@ struct ethereal_sig_msg {
 	u64 auth_seq;		/* A_AUTH: its sequence number, */
 	u8 auth_mac[ETHEREAL_SIG_AUTH_LEN];	/* its HMAC, */
 	u16 auth_off;		/* and where its value starts (parse) */
+	u64 challenge;		/* A_CHALLENGE */
+	u64 response;		/* A_RESPONSE */
 };
 
 /* Why a message was refused, for the counters. */

@@ -12,7 +12,8 @@
 # downstream; trunks that know the switch at their other end (hello) and
 # take signaling from it only, with the setup's cookie; PROCEEDING from a
 # switch waiting for ARP stretching the answer timeouts; a link key that
-# authenticates what two switches say, replays refused; 1,000 connections
+# authenticates what two switches say, replays refused, also right after
+# a key is set (a challenge each end answers); 1,000 connections
 # set up and torn down.
 # timeout=600
 . "$(dirname "$0")/lib/ktap.sh"
@@ -56,7 +57,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 53
+ktap_begin 56
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -502,20 +503,69 @@ ktap_result "the same key at both ends: the setup goes through, both ports keyed
 	   [ "$(ctl sw2 -j port show dev trk1 | jq -r '.[0].keyed')" = true ]; echo $?)"
 sig h1 teardown 03:33 >/dev/null
 wait_conns 0 3
-# One of sw1's authenticated HELLOs, captured on its way and sent again.
-on sw1 timeout 5 tcpdump -i trk2 -Q out -c 1 -w "$TMPD/hello.pcap" udp port 4242 2>/dev/null
-au2=$(sigstat sw2 drop_auth)
-on sw1 python3 - "$TMPD/hello.pcap" trk2 <<'EOF_PY'
+# replay FILE: sw1 sends the first frame recorded in FILE out of trk2 again,
+# past its qdiscs (PACKET_QDISC_BYPASS), so that its egress drop spares it
+replay() {
+	on sw1 python3 - "$1" trk2 <<'EOF_PY'
 import socket, struct, sys
 d = open(sys.argv[1], 'rb').read()
 n = struct.unpack('<I', d[32:36])[0]	# the first record's captured length
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.setsockopt(263, 20, 1)		# SOL_PACKET, PACKET_QDISC_BYPASS
 s.bind((sys.argv[2], 0))
 s.send(d[40:40 + n])
 EOF_PY
+}
+# key_verified SW PORT: the switch at PORT's other end answered its challenge
+key_verified() { [ "$(ctl "$1" -j port show dev "$2" | jq -r '.[0].key_verified')" = true ]; }
+wait_verified() {
+	local i
+	for i in $(seq 50); do
+		key_verified sw1 trk2 && key_verified sw2 trk1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# One of sw1's authenticated HELLOs, captured on its way and sent again.
+on sw1 timeout 5 tcpdump -i trk2 -Q out -c 1 -w "$TMPD/hello.pcap" udp port 4242 2>/dev/null
+au2=$(sigstat sw2 drop_auth)
+replay "$TMPD/hello.pcap"
 sleep 0.5
 ktap_result "a keyed trunk's message sent again is dropped as replayed" \
 	"$([ $(( $(sigstat sw2 drop_auth) - au2 )) = 1 ] && trunks_know; echo $?)"
+ktap_result "both ends keyed alike: each end's challenge answered (key verified)" \
+	"$(wait_verified; echo $?)"
+# One of sw1's SETUPs, recorded after the HELLO above. sw2 is then given its
+# key anew and knows none of sw1's numbers; sw1's answers are held back (a
+# drop on its egress). The old HELLO sent again is taken as a hello, but
+# nothing else is until sw1 answers sw2's challenge: the old SETUP after it
+# is refused, though its number is above the HELLO's.
+on sw1 timeout 10 tcpdump -i trk2 -Q out -c 1 -w "$TMPD/setup.pcap" 'udp port 4242 and udp[9] = 1' \
+	>/dev/null 2>"$TMPD/tcpdump.err" &
+tp=$!
+for i in $(seq 50); do grep -q listening "$TMPD/tcpdump.err" && break; sleep 0.1; done
+res=$(sig h1 setup 03:34 "$(host_ip h4)" 5000 1mbit 6056 1514)
+wait $tp
+sig h1 teardown 03:34 >/dev/null
+wait_conns 0 3
+on sw1 tc qdisc add dev trk2 clsact
+on sw1 tc filter add dev trk2 egress matchall action drop
+ctl sw2 port set dev trk1 key "$TMPD/key1"
+au2=$(sigstat sw2 drop_auth)
+replay "$TMPD/hello.pcap"
+replay "$TMPD/setup.pcap"
+sleep 0.5
+ktap_info "$res; sw2 drop_auth $au2 -> $(sigstat sw2 drop_auth), $(conns sw2) connections; $(ctl sw2 port show dev trk1)"
+ktap_result "a key set anew: old messages replayed before the other end answers its challenge, refused" \
+	"$([ $(( $(sigstat sw2 drop_auth) - au2 )) = 1 ] && [ "$(conns sw2)" = 0 ] &&
+	   ! key_verified sw2 trk1; echo $?)"
+on sw1 tc qdisc del dev trk2 clsact
+res=$(wait_verified && sig h1 setup 03:35 "$(host_ip h4)" 5000 1mbit 6056 1514)
+ktap_info "$res"
+ktap_result "... and once it has, signaling flows again" \
+	"$([[ "$res" == "accept id=03:35 "* ]]; echo $?)"
+sig h1 teardown 03:35 >/dev/null
+wait_conns 0 3
 ctl sw1 port set dev trk2 key off
 ctl sw2 port set dev trk1 key off
 trunks_know

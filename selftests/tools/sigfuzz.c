@@ -67,6 +67,9 @@ static size_t message(uint8_t *buf, size_t size)
 		.lifetime = (uint32_t)edge(32, ETHEREAL_LIFETIME_MIN_MS, ETHEREAL_LIFETIME_MAX_MS),
 		.hops = (uint8_t)edge(8, 1, 254),
 		.features = (uint32_t)rnd(),
+		.auth_seq = edge(64, 0, UINT64_MAX),
+		.challenge = edge(64, 0, UINT64_MAX),
+		.response = edge(64, 0, UINT64_MAX),
 	};
 	uint64_t id = rnd();
 

@@ -15,7 +15,7 @@
 
 #define HDR_LEN		sizeof(struct ethereal_sig_hdr)
 #define ALL_ATTRS	(((1U << (ETHEREAL_SIG_A_MAX + 1)) - 1) & ~1U)
-#define FULL_LEN	136	/* header + all twelve attributes, padded */
+#define FULL_LEN	160	/* header + all fourteen attributes, padded */
 
 /* Value sizes, written out again rather than taken from sigmsg.c. */
 static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
@@ -25,6 +25,7 @@ static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_HOP] = 1, [ETHEREAL_SIG_A_LIFETIME] = 4,
 	[ETHEREAL_SIG_A_HOPS] = 1, [ETHEREAL_SIG_A_FEATURES] = 4,
 	[ETHEREAL_SIG_A_SWITCH] = 6, [ETHEREAL_SIG_A_AUTH] = 24,
+	[ETHEREAL_SIG_A_CHALLENGE] = 8, [ETHEREAL_SIG_A_RESPONSE] = 8,
 };
 
 /*
@@ -70,6 +71,8 @@ static struct ethereal_sig_msg full_msg(unsigned int type)
 		.auth_seq = 0x1112131415161718ULL,
 		.auth_mac = { 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
 			      0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30 },
+		.challenge = 0x3132333435363738ULL,
+		.response = 0x4142434445464748ULL,
 	};
 
 	return m;
@@ -96,6 +99,8 @@ static struct ethereal_sig_msg only(const struct ethereal_sig_msg *a, u32 presen
 	COPY(LIFETIME, lifetime);
 	COPY(HOPS, hops);
 	COPY(FEATURES, features);
+	COPY(CHALLENGE, challenge);
+	COPY(RESPONSE, response);
 #undef COPY
 	if (present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_SWITCH))
 		memcpy(m.switch_id, a->switch_id, sizeof(m.switch_id));
@@ -128,6 +133,8 @@ static void expect_same(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, memcmp(a->switch_id, b->switch_id, sizeof(a->switch_id)));
 	EXPECT_EQ(a->auth_seq, b->auth_seq);
 	EXPECT_EQ(0, memcmp(a->auth_mac, b->auth_mac, sizeof(a->auth_mac)));
+	EXPECT_EQ(a->challenge, b->challenge);
+	EXPECT_EQ(a->response, b->response);
 }
 
 /* Parse LEN bytes of BUF from a heap copy of exactly that size. */

@@ -169,6 +169,11 @@ enum ethereal_port_attr {
 					 * bytes; empty: none (requests only)
 					 */
 	ETHEREAL_PORT_A_KEYED,		/* u8: 1 if the port has a key (replies) */
+	ETHEREAL_PORT_A_KEY_VERIFIED,	/* u8: 1 once the switch at the other
+					 * end answered this port's challenge
+					 * under the key: signaling flows
+					 * (replies, keyed ports)
+					 */
 	__ETHEREAL_PORT_A_MAX
 };
 

@@ -114,7 +114,16 @@ enum ethereal_sig_attr_type {
 					 * HMAC-SHA256, under the link's key, of
 					 * the message (header's length) with
 					 * these 16 zero. Every message over a
-					 * keyed trunk, and only there.
+					 * keyed trunk, and only there; built
+					 * after every other attribute.
+					 */
+	ETHEREAL_SIG_A_CHALLENGE,	/* be64: a nonce (HELLO over a keyed
+					 * trunk): its sender takes nothing but
+					 * HELLOs from the other end until one
+					 * answers it
+					 */
+	ETHEREAL_SIG_A_RESPONSE,	/* be64: the other end's last
+					 * A_CHALLENGE, answered (HELLO)
 					 */
 	__ETHEREAL_SIG_A_MAX
 };
