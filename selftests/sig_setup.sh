@@ -444,6 +444,8 @@ while True:
 t0 = time.monotonic()
 ident = m[4:6] + b"\x00\x00" + m[8:12]
 proceeding = b"\x01\x07\x00\x14" + ident + bytes.fromhex("0007000503000000")
+# Still the switch at sw2's other end, however long the way here took.
+tx.sendto(bytes.fromhex("010600180000000000000000000b000a02e700000e030000"), ("198.18.0.1", 4242))
 for _ in range(9):
     tx.sendto(proceeding, ("198.18.0.1", 4242))
     time.sleep(0.02)
@@ -455,7 +457,7 @@ pp=$!
 for i in $(seq 50); do grep -q listening "$TMPD/proceed" && break; sleep 0.1; done
 res=$(sig h1 -t 6000 setup 03:41 "$(host_ip h3)" 5000 1mbit 6056 1514)
 wait $pp
-ktap_info "$res; h3: $(tr '\n' ' ' <"$TMPD/proceed"); unexpected sw1 $un1 -> $(sigstat sw1 drop_unexpected), sw2 $un2 -> $(sigstat sw2 drop_unexpected)"
+ktap_info "$res; h3: $(tr '\n' ' ' <"$TMPD/proceed"); unexpected sw1 $un1 -> $(sigstat sw1 drop_unexpected), sw2 $un2 -> $(sigstat sw2 drop_unexpected); sw2: $(ctl sw2 -j -s show br0 | jq -c '.[0].signaling | with_entries(select(.key | startswith("drop")))')"
 ktap_result "PROCEEDING: a setup answered after the answer timeout, waits for ARP announced, is accepted" \
 	"$([[ "$res" == "accept id=03:41 "* ]] && [ "$(conns sw1)" = 1 ] && [ "$(conns sw2)" = 1 ]; echo $?)"
 ktap_result "PROCEEDING: past ETHEREAL_SIG_PROCEED_MAX per setup, dropped and counted" \
