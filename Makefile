@@ -9,6 +9,10 @@
 #                        supported kernel and on PREEMPT_RT (T=name: one test;
 #                        KVER=V: the suite on V only)
 #   make check-kernels   the VM suite on each supported kernel, and a table
+#   make check-debug     the VM suite on a debug kernel (KASAN, kmemleak,
+#                        lockdep, UBSAN) built once from Debian's
+#                        linux-source-6.12 (scripts/debug-kernel), then a
+#                        kmemleak scan; not part of make check
 #   make demo            the demonstration, in the VM (bench/demo)
 #   make bench           every benchmark scenario (bench/NAME, results in
 #                        bench/results/NAME), then Documentation/performance.md
@@ -62,6 +66,9 @@ check:
 
 check-kernels:
 	@selftests/check --all-kernels $(T)
+
+check-debug:
+	@selftests/check --debug $(T)
 
 demo: deps
 	@bench/demo
@@ -135,5 +142,5 @@ clean:
 	-$(MAKE) -C kmod clean
 	@for d in $(SUBDIRS) selftests/unit; do $(MAKE) -C $$d clean; done
 
-.PHONY: all kmod userspace deps unit check check-kernels demo bench lint install \
+.PHONY: all kmod userspace deps unit check check-kernels check-debug demo bench lint install \
 	install-module install-src install-dkms uninstall clean
