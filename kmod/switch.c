@@ -257,8 +257,6 @@ static void ethereal_port_free_rcu(struct rcu_head *head)
 {
 	struct ethereal_port *port = container_of(head, struct ethereal_port, rcu);
 
-	xa_destroy(&port->in_conns);
-	xa_destroy(&port->out_conns);
 	/* What the hook queued until it was unregistered and had run. */
 	skb_queue_purge(&port->sig_rxq);
 	netdev_put(port->dev, &port->dev_tracker);
@@ -275,6 +273,14 @@ void ethereal_port_remove(struct ethereal_port *port)
 	/* Tell the other switches and hosts about the signaled ones first. */
 	ethereal_sig_port_down(port, ETHEREAL_SIG_R_REMOVED);
 	ethereal_port_flush_conns(port);
+	/*
+	 * Here, not in the RCU callback: xa_destroy() takes the xarrays' lock,
+	 * which process context takes with softirqs on (lockdep's "inconsistent
+	 * lock state"). Readers still walking them are safe: emptied above,
+	 * and the xarray frees its nodes after a grace period.
+	 */
+	xa_destroy(&port->in_conns);
+	xa_destroy(&port->out_conns);
 	ethereal_sched_unbind(port);
 	ethereal_neigh_port_gone(port);
 	ethereal_port_free_key(port);
