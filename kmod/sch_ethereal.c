@@ -497,7 +497,11 @@ static int ethereal_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 	q->max_conns = ETHEREAL_MAX_CONNS_DEFAULT;
 	ethereal_qhead_init(&q->be);
 	ethereal_qhead_init(&q->ctl);
-	xa_init(&q->classes);
+	/*
+	 * Its lock is taken inside the qdisc's root lock (a class unlinked
+	 * under sch_tree_lock()), which softirqs take: BH-safe everywhere.
+	 */
+	xa_init_flags(&q->classes, XA_FLAGS_LOCK_BH);
 	qdisc_watchdog_init(&q->watchdog, sch);
 	ethereal_reschedule(q);
 

@@ -43,7 +43,7 @@ int ethereal_class_insert(struct ethereal_sched *q, const struct ethereal_conn *
 	if (!cl)
 		return -ENOMEM;
 	/* Visible to enqueue once inserted: complete by then. */
-	err = xa_insert(&q->classes, cl->qid, cl, GFP_KERNEL);
+	err = xa_insert_bh(&q->classes, cl->qid, cl, GFP_KERNEL);
 	if (err) {
 		kfree(cl);
 		return err;
@@ -62,7 +62,7 @@ void ethereal_class_unlink(struct ethereal_sched *q, struct ethereal_class *cl,
 	unsigned int qlen = cl->q.qlen, backlog = cl->backlog;
 	struct sk_buff *skb;
 
-	xa_erase(&q->classes, cl->qid);
+	xa_erase_bh(&q->classes, cl->qid);
 	ethereal_deactivate(q, cl);
 	while ((skb = __qdisc_dequeue_head(&cl->q))) {
 		skb->next = *to_free;
