@@ -55,6 +55,7 @@ host_proxy h1 03:09
 res=$(udp_flow h1 h2 "$(proxy_ip 03:09)" 50 100 200)
 rc=$?
 # Where the frames went, if they did not arrive.
-[ $rc = 0 ] || ktap_info "$(ctl sw1 -s conn show; ctl sw1 -s port show)"
+[ $rc = 0 ] || ktap_info "$(ctl sw1 -s conn show; ctl sw1 -s port show
+	on h2 nstat -az | grep -E 'Ip(InHdr|InAddr|InDiscards)|Udp(InErrors|NoPorts|InCsumErrors|RcvbufErrors)')"
 ktap_result "afterwards the switch forwards real time as before" $rc "$res"
 ktap_end
