@@ -40,16 +40,6 @@ struct ethereal_link_key {
 	u64 owed;			/* the other end's, to answer; or 0 */
 };
 
-/* Nothing from the other end is known fresh: ask it to prove it is. */
-static void ethereal_link_key_resync(struct ethereal_link_key *key)
-{
-	key->rx_seq = 0;
-	key->owed = 0;
-	do
-		key->challenge = get_random_u64();
-	while (!key->challenge);
-}
-
 static void ethereal_link_key_free(struct ethereal_link_key *key)
 {
 	if (!key)
@@ -92,10 +82,10 @@ int ethereal_port_set_key(struct ethereal_port *port, const u8 *secret, unsigned
 			return err;
 		}
 		key->tx_seq = ktime_get_real_ns();
-		ethereal_link_key_resync(key);
 	}
 	ethereal_link_key_free(port->link_key);
 	port->link_key = key;
+	/* Which also challenges it under the new key (ethereal_sig_auth_resync()). */
 	ethereal_sig_forget_link_switch(port);
 	return 0;
 }
@@ -155,11 +145,21 @@ bool ethereal_sig_auth_owes(const struct ethereal_port *port)
 	return port->link_key && port->link_key->owed;
 }
 
-/* Whoever is at PORT's other end must prove itself again. */
+/*
+ * Whoever is at PORT's other end must prove itself again: nothing from it
+ * is known fresh until it answers a new challenge.
+ */
 void ethereal_sig_auth_resync(struct ethereal_port *port)
 {
-	if (port->link_key)
-		ethereal_link_key_resync(port->link_key);
+	struct ethereal_link_key *key = port->link_key;
+
+	if (!key)
+		return;
+	key->rx_seq = 0;
+	key->owed = 0;
+	do
+		key->challenge = get_random_u64();
+	while (!key->challenge);
 }
 
 /*

@@ -530,7 +530,12 @@ void ethereal_sig_proceeding(const struct ethereal_sig_rxinfo *rx,
 			     const struct ethereal_sig_msg *m)
 {
 	struct ethereal_conn *conn = ethereal_sig_downstream_conn(rx, m);
-	struct ethereal_sig_msg p = *m;
+	/* Passed on as this switch's own: the waiting switch's HOP, nothing else. */
+	struct ethereal_sig_msg p = {
+		.type = ETHEREAL_SIG_PROCEEDING,
+		.hop = m->hop,
+		.present = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP),
+	};
 	unsigned long due;
 
 	if (!conn || conn->sig.state != ETHEREAL_CONN_PENDING ||

@@ -404,7 +404,8 @@ sig h3 -k 0xc00c -t 500 setup 05:01 "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/n
 ktap_result "trunk: a host's setup, with no hello, dropped as a stranger's" \
 	"$([ $(( $(sigstat sw2 drop_stranger) - st )) = 1 ] && all_conns 0; echo $?)"
 # HELLO: header (version 1, type 6, 24 bytes), A_SWITCH 02:e7:00:00:0e:03
-sig h3 raw 010600180000000000000000000b000a02e700000e030000
+H3_HELLO=010600180000000000000000000b000a02e700000e030000
+sig h3 raw $H3_HELLO
 sig h3 -k 0xc00c -t 1000 setup 05:01 "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
 wait_conns_on sw3 1 3
 un=$(sigstat sw2 drop_unexpected)
@@ -423,11 +424,11 @@ ktap_result "trunk: with the setup's cookie, the teardown goes through" \
 # for ARP (PROCEEDING, 9 times: one past ETHEREAL_SIG_PROCEED_MAX) and
 # accepts 2.4 s later, past the 2 s answer timeout sw1 and sw2 started
 # with. Each PROCEEDING gives them one ARP wait more; the ninth is dropped.
-sig h3 raw 010600180000000000000000000b000a02e700000e030000 >/dev/null
+sig h3 raw $H3_HELLO >/dev/null
 un1=$(sigstat sw1 drop_unexpected)
 un2=$(sigstat sw2 drop_unexpected)
-on h3 timeout 15 python3 - >"$TMPD/proceed" 2>&1 <<'EOF_PY' &
-import socket, struct, time
+on h3 timeout 15 python3 - $H3_HELLO >"$TMPD/proceed" 2>&1 <<'EOF_PY' &
+import socket, struct, sys, time
 rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
 rx.bind(("eth0", 0))
 tx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -445,7 +446,7 @@ t0 = time.monotonic()
 ident = m[4:6] + b"\x00\x00" + m[8:12]
 proceeding = b"\x01\x07\x00\x14" + ident + bytes.fromhex("0007000503000000")
 # Still the switch at sw2's other end, however long the way here took.
-tx.sendto(bytes.fromhex("010600180000000000000000000b000a02e700000e030000"), ("198.18.0.1", 4242))
+tx.sendto(bytes.fromhex(sys.argv[1]), ("198.18.0.1", 4242))
 for _ in range(9):
     tx.sendto(proceeding, ("198.18.0.1", 4242))
     time.sleep(0.02)
