@@ -9,8 +9,11 @@
  */
 #include <linux/rtnetlink.h>
 
+#include <linux/ethereal.h>
+
 #include "admit.h"
-#include "ethereal.h"
+#include "sch_ethereal_port.h"
+#include "switch.h"
 
 /* The limits PORT admits connections within. */
 static void ethereal_port_limits(const struct ethereal_port *port, struct ethereal_limits *l)

@@ -3,7 +3,8 @@
  * EtheReal: the arithmetic of reservations, shared by the module and the
  * native unit tests (selftests/unit/admit_test.c, on selftests/unit/kshim.h),
  * so it needs nothing of the kernel but integers, mul_u64_u64_div_u64() and
- * mul_u64_u64_shr().
+ * mul_u64_u64_shr(). admit.c, which applies it to a port, is the module's
+ * alone.
  *
  * Rates are bit/s of whole Ethernet frames (header included, no preamble,
  * FCS or gap); sizes are bytes; times are nanoseconds.
@@ -12,10 +13,14 @@
 #define _ETHEREAL_ADMIT_H
 
 #ifdef __KERNEL__
+#include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/types.h>
 #endif
 #include <linux/ethereal.h>
+
+struct ethereal_port;
+struct netlink_ext_ack;
 
 #define ETHEREAL_NSEC_PER_SEC 1000000000ULL
 
@@ -89,5 +94,21 @@ static inline u64 ethereal_residual_bytes(u64 link, u64 reserved_in, u64 window_
 {
 	return reserved_in >= link ? 0 : ethereal_bytes_in(link - reserved_in, window_ns);
 }
+
+/* What an output port admits within: its qdisc's settings, or defaults. */
+struct ethereal_limits {
+	u64 rate;		/* the link, bit/s */
+	u32 rt_limit;		/* percent of it real time may reserve */
+	u32 max_conns;
+	u32 rt_buffer;		/* bytes of connection queues */
+};
+
+#define ETHEREAL_RT_BUFFER_NS	1000000000ULL	/* default pool: 1 s of the link */
+
+/* admit.c: a port's admission, RTNL held */
+int ethereal_port_admit(const struct ethereal_port *port, u64 rate, u32 burst,
+			struct netlink_ext_ack *extack);
+int ethereal_port_fits(const struct ethereal_port *port, const struct ethereal_limits *l,
+		       struct netlink_ext_ack *extack);
 
 #endif /* _ETHEREAL_ADMIT_H */

@@ -9,10 +9,21 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 
-#include "ethereal.h"
+#include <linux/ethereal.h>
+
+#include "admit.h"
+#include "compat.h"
+#include "conn.h"
+#include "discard.h"
+#include "main.h"
+#include "sch_ethereal_port.h"
+#include "signaling.h"
+#include "stats.h"
+#include "switch.h"
 
 static void ethereal_conn_free_rcu(struct rcu_head *head)
 {

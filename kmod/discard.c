@@ -16,8 +16,11 @@
 #include <linux/rtnetlink.h>
 #include <linux/timekeeping.h>
 
+#include <linux/ethereal.h>
+
 #include "admit.h"
-#include "ethereal.h"
+#include "discard.h"
+#include "switch.h"
 
 /* The port's qdisc says how fast the link is and how long the window. */
 void ethereal_discard_set(struct ethereal_port *port, u64 link, u64 window)

@@ -14,7 +14,12 @@
 #include <net/genetlink.h>
 #include <net/netns/generic.h>
 
-#include "ethereal.h"
+#include <linux/ethereal.h>
+
+#include "main.h"
+#include "netlink.h"
+#include "sch_ethereal_port.h"
+#include "switch.h"
 
 atomic_t ethereal_live[ETHEREAL_N_OBJ];
 

@@ -31,13 +31,19 @@
  * its port's link going down, and no ARP from another port or with another
  * MAC changes it (such claims count as neigh_claims).
  */
-#include <linux/jhash.h>
+#include <linux/etherdevice.h>
 #include <linux/if_arp.h>
+#include <linux/if_bridge.h>
+#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/slab.h>
 #include <net/arp.h>
 
-#include "ethereal.h"
+#include <linux/ethereal.h>
+
+#include "neigh.h"
+#include "signaling.h"
+#include "switch.h"
 
 #define ETHEREAL_NEIGH_MAX	4096		/* addresses per switch */
 #define ETHEREAL_NEIGH_HOST	16		/* ... learned on a host's port */

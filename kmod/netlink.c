@@ -5,12 +5,23 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
 
-#include "ethereal.h"
+#include <linux/ethereal.h>
+#include <linux/ethereal_sig.h>
+
+#include "compat.h"
+#include "conn.h"
+#include "main.h"
+#include "neigh.h"
+#include "netlink.h"
 #include "sigmsg.h"
+#include "signaling.h"
+#include "stats.h"
+#include "switch.h"
 
 static struct genl_family ethereal_genl_family;
 

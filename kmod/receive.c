@@ -13,6 +13,8 @@
  *
  * Real-time frames are forwarded here and never reach the bridge.
  */
+#include <linux/etherdevice.h>
+#include <linux/if_bridge.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
@@ -21,8 +23,17 @@
 #include <net/ip.h>
 #include <net/pkt_sched.h>
 
-#include "ethereal.h"
+#include <linux/ethereal.h>
 #include <linux/ethereal_sig.h>
+
+#include "compat.h"
+#include "conn.h"
+#include "discard.h"
+#include "neigh.h"
+#include "receive.h"
+#include "signaling.h"
+#include "stats.h"
+#include "switch.h"
 
 static unsigned int ethereal_drop(struct ethereal_port *port,
 				  struct ethereal_conn *conn,

@@ -47,8 +47,17 @@
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 
+#include <linux/ethereal.h>
+
 #include "admit.h"
+#include "compat.h"
+#include "discard.h"
+#include "netlink.h"
 #include "sch_ethereal.h"
+#include "sch_ethereal_port.h"
+#include "stats.h"
+#include "switch.h"
+#include "wheel.h"
 
 #define ETHEREAL_LINK_BURST_NS	1000000ULL	/* 1 ms back to back after idle */
 #define ETHEREAL_CYCLE_DEFAULT	10000000ULL	/* the paper's 10 ms */

@@ -12,8 +12,12 @@
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
 
-#include "ethereal.h"
+#include <linux/ethereal.h>
+
 #include "wheel.h"
+
+struct ethereal_conn;
+struct ethereal_port;
 
 struct ethereal_class {
 	u32 classid;

@@ -9,8 +9,13 @@
 #include <linux/slab.h>
 #include <net/netlink.h>
 
+#include <linux/ethereal.h>
+
 #include "admit.h"
+#include "conn.h"
 #include "sch_ethereal.h"
+#include "switch.h"
+#include "wheel.h"
 
 static struct ethereal_class *ethereal_class_new(struct ethereal_sched *q,
 						 const struct ethereal_conn *conn)

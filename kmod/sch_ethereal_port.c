@@ -7,7 +7,12 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 
+#include "admit.h"
+#include "conn.h"
+#include "discard.h"
 #include "sch_ethereal.h"
+#include "sch_ethereal_port.h"
+#include "switch.h"
 
 /*
  * Q schedules PORT from now on: a queue for each of its connections. A root

@@ -2,13 +2,17 @@
 /*
  * Signaling's own: what the receive path (signal.c), the setup state
  * machine (sigsetup.c) and sending (sigsend.c) share. Not for the rest of
- * the module, which sees ethereal.h.
+ * the module, which sees signaling.h.
  */
 #ifndef _ETHEREAL_SIG_H
 #define _ETHEREAL_SIG_H
 
-#include "ethereal.h"
+#include <linux/jiffies.h>
+#include <linux/list.h>
+
 #include "sigmsg.h"
+#include "signaling.h"
+#include "switch.h"
 
 #define ETHEREAL_SIG_PENDING_MAX 256		/* setups in progress per switch */
 #define ETHEREAL_SIG_PENDING_HOST 32		/* ... from the host of a port */

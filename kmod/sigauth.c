@@ -24,13 +24,21 @@
  */
 #include <crypto/hash.h>
 #include <crypto/sha2.h>
+#include <linux/etherdevice.h>
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/stringify.h>
 #include <linux/timekeeping.h>
 
+#include <linux/ethereal.h>
+#include <linux/ethereal_sig.h>
+
+#include "compat.h"
 #include "sig.h"
+#include "sigmsg.h"
+#include "signaling.h"
+#include "switch.h"
 
 struct ethereal_link_key {
 	struct crypto_shash *tfm;	/* hmac(sha256), keyed */

@@ -11,11 +11,18 @@
  *
  * All under RTNL, from the signaling work and configuration.
  */
+#include <linux/etherdevice.h>
 #include <linux/jiffies.h>
 #include <linux/rtnetlink.h>
 #include <linux/workqueue.h>
 
+#include <linux/ethereal.h>
+#include <linux/ethereal_sig.h>
+
 #include "sig.h"
+#include "sigmsg.h"
+#include "signaling.h"
+#include "switch.h"
 
 bool ethereal_port_link_sw_alive(const struct ethereal_port *port)
 {

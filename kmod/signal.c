@@ -24,6 +24,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/jiffies.h>
@@ -33,7 +34,15 @@
 #include <net/checksum.h>
 #include <net/ip.h>
 
+#include <linux/ethereal.h>
+#include <linux/ethereal_sig.h>
+
+#include "conn.h"
+#include "neigh.h"
 #include "sig.h"
+#include "sigmsg.h"
+#include "signaling.h"
+#include "switch.h"
 
 /* Messages queued per port: a host's own, or a neighbour switch's. */
 #define ETHEREAL_SIG_RXQ_HOST	32

@@ -11,7 +11,14 @@
 #include <net/checksum.h>
 #include <net/ip.h>
 
+#include <linux/ethereal.h>
+#include <linux/ethereal_sig.h>
+
+#include "conn.h"
 #include "sig.h"
+#include "sigmsg.h"
+#include "signaling.h"
+#include "switch.h"
 
 /*
  * One message out of PORT: to the host of PEER, or to the switch at the

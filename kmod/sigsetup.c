@@ -7,12 +7,23 @@
  * connections it has. A setup whose receiver is not known yet waits for
  * its ARP answer. All under RTNL, from the work item of signal.c.
  */
+#include <linux/etherdevice.h>
+#include <linux/if_bridge.h>
 #include <linux/jiffies.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 
+#include <linux/ethereal.h>
+#include <linux/ethereal_sig.h>
+
 #include "admit.h"
+#include "conn.h"
+#include "neigh.h"
+#include "netlink.h"
 #include "sig.h"
+#include "sigmsg.h"
+#include "signaling.h"
+#include "switch.h"
 
 /* Connections */
 

@@ -6,13 +6,23 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ethtool.h>
+#include <linux/if_bridge.h>
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/switchdev.h>
 
-#include "ethereal.h"
+#include <linux/ethereal.h>
 #include <linux/ethereal_sig.h>
+
+#include "conn.h"
+#include "main.h"
+#include "neigh.h"
+#include "receive.h"
+#include "sch_ethereal_port.h"
+#include "signaling.h"
+#include "stats.h"
+#include "switch.h"
 
 struct ethereal_switch *ethereal_switch_find(struct net *net,
 					     const struct net_device *br)
@@ -42,32 +52,6 @@ struct ethereal_port *ethereal_port_find(struct net *net,
 			if (port->dev == dev)
 				return port;
 	return NULL;
-}
-
-struct ethereal_stats __percpu *ethereal_stats_alloc(void)
-{
-	return netdev_alloc_pcpu_stats(struct ethereal_stats);
-}
-
-void ethereal_stats_sum(struct ethereal_stats __percpu *stats,
-			u64 sum[ETHEREAL_N_COUNTERS])
-{
-	int cpu, i;
-
-	memset(sum, 0, sizeof(u64) * ETHEREAL_N_COUNTERS);
-	for_each_possible_cpu(cpu) {
-		const struct ethereal_stats *s = per_cpu_ptr(stats, cpu);
-		u64 v[ETHEREAL_N_COUNTERS];
-		unsigned int start;
-
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			for (i = 0; i < ETHEREAL_N_COUNTERS; i++)
-				v[i] = u64_stats_read(&s->c[i]);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-		for (i = 0; i < ETHEREAL_N_COUNTERS; i++)
-			sum[i] += v[i];
-	}
 }
 
 /* What the device says its speed is, in bit/s; 0 when it does not know. */

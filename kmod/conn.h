@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Connections (conn.c), and the real-time MACs that name them. Locking as
+ * for switches and ports (switch.h).
+ */
+#ifndef _ETHEREAL_CONN_H
+#define _ETHEREAL_CONN_H
+
+#include <linux/if_ether.h>
+#include <linux/types.h>
+
+#include <linux/ethereal.h>
+
+#include "compat.h"
+#include "signaling.h"
+#include "stats.h"
+
+struct ethereal_port;
+struct netlink_ext_ack;
+
+struct ethereal_conn {
+	struct ethereal_port *in;
+	struct ethereal_port *out;
+	u16 in_id;
+	u16 qid;			/* output ID, and queue on the output port */
+	u8 out_mac[ETH_ALEN];		/* FF:FF:FF:FF:qid, or the receiver's MAC */
+	bool to_host;			/* out_mac is the receiver's MAC */
+	bool swap;
+	u8 origin;			/* enum ethereal_conn_origin */
+	__be32 daddr;
+	u64 rate;			/* bit/s */
+	u32 burst;			/* bytes */
+	u32 max_pkt;			/* bytes, Ethernet header included */
+	struct ethereal_conn_sig sig;	/* ETHEREAL_ORIGIN_SIGNALED only */
+	struct ethereal_stats __percpu *stats;
+	struct rcu_head rcu;
+};
+
+/* What a connection is asked to be, before it exists. */
+struct ethereal_conn_cfg {
+	struct ethereal_port *in;
+	struct ethereal_port *out;
+	u16 in_id;
+	u16 out_id;			/* 0: allocate one (or to_host) */
+	bool to_host;
+	u8 out_mac[ETH_ALEN];
+	bool swap;
+	u8 origin;
+	__be32 daddr;
+	u64 rate;
+	u32 burst;
+	u32 max_pkt;
+};
+
+static inline bool ethereal_mac_is_rt(const u8 *mac)
+{
+	/* FF:FF:FF:FF:X:Y; FF:FF:FF:FF:FF:FF (broadcast) is checked first. */
+	return get_unaligned((const u32 *)mac) == 0xffffffff;
+}
+
+static inline u16 ethereal_mac_id(const u8 *mac)
+{
+	return get_unaligned_be16(mac + ETHEREAL_MAC_PREFIX_LEN);
+}
+
+struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
+					struct netlink_ext_ack *extack);
+void ethereal_conn_del(struct ethereal_conn *conn);
+void ethereal_port_flush_conns(struct ethereal_port *port);
+
+#endif /* _ETHEREAL_CONN_H */
