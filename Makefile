@@ -17,7 +17,8 @@
 #   make bench           every benchmark scenario (bench/NAME, results in
 #                        bench/results/NAME), then Documentation/performance.md
 #                        (SCENARIOS="fig4 setup" runs some)
-#   make lint            checkpatch --strict on the module
+#   make lint            checkpatch --strict on the module, and each of its
+#                        headers compiled on its own (against KVER)
 #   make install         programs (rtcd and etherealctl in SBINDIR), librttr,
 #                        the uapi headers, man pages, rtcd's systemd unit, the
 #                        tc plugin, and ethereal.ko into
@@ -98,6 +99,7 @@ lint: deps
 	$(CHECKPATCH) -f $(filter-out %.mod.c,$(wildcard kmod/*.c)) \
 		$(filter-out kmod/compat.h,$(wildcard kmod/*.h)) kmod/include/uapi/linux/*.h
 	$(CHECKPATCH),LINUX_VERSION_CODE,CONSTANT_COMPARISON -f kmod/compat.h
+	$(MAKE) -s -C kmod headers KDIR=$(KDIR)
 
 install: all install-module
 	@for d in $(SUBDIRS); do $(MAKE) -C $$d install || exit 1; done
