@@ -8,11 +8,20 @@
 #define ETHEREAL_RTCD_SOCK_H
 
 #include <jansson.h>
+#include <linux/ethereal_sig.h>
 
 /* Where rtcd -i IFNAME listens by default: RTCD_SOCK_DIR "/IFNAME.sock". */
 #define RTCD_SOCK_DIR		"/run/rtcd"
-/* How long a client waits for an answer: rtcd gives up on the switch in 3 s. */
-#define RTCD_SOCK_TIMEOUT_S	10
+/*
+ * rtcd answers an open once the switch has, or when it gives up on it:
+ * RTCD_GIVE_UP_MS after its SETUP, one ARP wait later for each PROCEEDING
+ * from the path, at most ETHEREAL_SIG_PROCEED_MAX (11 s in all).
+ */
+#define RTCD_GIVE_UP_MS		3000
+#define RTCD_ANSWER_MAX_MS	(RTCD_GIVE_UP_MS + \
+				 ETHEREAL_SIG_PROCEED_MAX * ETHEREAL_SIG_ARP_WAIT_MS)
+/* How long a client waits for an answer: rtcd's longest, and some more. */
+#define RTCD_SOCK_TIMEOUT_S	(RTCD_ANSWER_MAX_MS / 1000 + 4)
 
 /* A socket connected to PATH, answers awaited TIMEOUT_S (0: forever); -1 and errno. */
 int rtcd_sock_connect(const char *path, unsigned int timeout_s);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Connections: an ID from the link's map, a SETUP retransmitted every
- * 500 ms (same cookie) for up to 3 s, then, once accepted, the proxy
- * neighbour entry and a REFRESH every third of the path's lifetime. One
- * timerfd, set to the earliest of the connections' deadlines (deadline.c),
- * serves them all: a timerfd each would run out of file descriptors at
- * about a thousand connections. A connection ends by its owner (close,
- * exit, socket closed), by the switch (TEARDOWN with F_REVERSE), or with
- * rtcd (SIGTERM); the switch is told with a TEARDOWN in every case but the
- * second, since it may hold the connection even if its ACCEPT was lost.
+ * 500 ms (same cookie) for up to 3 s, 1 s more for each PROCEEDING (8 at
+ * most), then, once accepted, the proxy neighbour entry and a REFRESH
+ * every third of the path's lifetime. One timerfd, set to the earliest of
+ * the connections' deadlines (deadline.c), serves them all: a timerfd each
+ * would run out of file descriptors at about a thousand connections. A
+ * connection ends by its owner (close, exit, socket closed), by the switch
+ * (TEARDOWN with F_REVERSE), or with rtcd (SIGTERM); the switch is told
+ * with a TEARDOWN in every case but the second, since it may hold the
+ * connection even if its ACCEPT was lost.
  */
 #include <arpa/inet.h>
 #include <errno.h>

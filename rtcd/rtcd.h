@@ -20,13 +20,12 @@
 #include <sys/types.h>
 #include <jansson.h>
 
-#include "rtcd_sock.h"	/* RTCD_SOCK_DIR */
+#include "rtcd_sock.h"	/* RTCD_SOCK_DIR, RTCD_GIVE_UP_MS */
 
 #define RTPROT_ETHEREAL		0xe7	/* neighbour NDA_PROTOCOL, route rtm_protocol */
 #define RTCD_PREFIX_DEFAULT	"198.18.0.0/15"
 #define RTCD_MSG_MAX		4096	/* a request or reply on the UNIX socket */
 #define RTCD_RETRANSMIT_MS	500
-#define RTCD_GIVE_UP_MS		3000
 #define RTCD_LIFETIME_DEFAULT	30000	/* ms, when an ACCEPT lacks LIFETIME */
 #define RTCD_GARP_EVERY_MS	60000
 #define RTCD_ID_IN_USE_TRIES	8	/* other IDs tried after REJECT id-in-use */

@@ -27,8 +27,6 @@
 #include "rttr_int.h"
 #include "units.h"
 
-#define CTL_TIMEOUT_S 10	/* rtcd itself gives up on the switch after 3 s */
-
 static __thread char last_error[512];
 
 const char *rttr_error(void)
@@ -168,7 +166,7 @@ static void readopt(struct rttr *r)
 		return;
 	}
 	json_decref(reply);
-	rtcd_sock_timeout(fd, CTL_TIMEOUT_S);
+	rtcd_sock_timeout(fd, RTCD_SOCK_TIMEOUT_S);
 	r->ctl = fd;
 	r->lost_at = 0;
 }
@@ -276,7 +274,7 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	r->fd = -1;
 	r->max_pkt = max_pkt;
 	strcpy(r->path, path);
-	r->ctl = rtcd_sock_connect(path, CTL_TIMEOUT_S);
+	r->ctl = rtcd_sock_connect(path, RTCD_SOCK_TIMEOUT_S);
 	if (r->ctl < 0) {
 		e = errno;
 		free(r);
@@ -299,7 +297,7 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	if (!reply) {
 		e = errno;
 		if (e == EAGAIN || e == EWOULDBLOCK)
-			fail(ETIMEDOUT, "rtcd: no reply in %d s", CTL_TIMEOUT_S);
+			fail(ETIMEDOUT, "rtcd: no reply in %d s", RTCD_SOCK_TIMEOUT_S);
 		else if (!e)
 			fail(ECONNRESET, "rtcd closed the socket without replying");
 		else if (e == EPROTO)

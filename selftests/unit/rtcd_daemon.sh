@@ -11,32 +11,7 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 
-[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
-if [ -z "${RTCD_NATIVE_NS:-}" ]; then
-	unshare -n true 2>/dev/null || ktap_skip_all "cannot create a network namespace"
-	exec unshare -n env RTCD_NATIVE_NS=1 "$0" "$@"
-fi
-
-rtcd=$top/rtcd/rtcd
-dir=$(mktemp -d /tmp/rtcd_daemon.XXXXXX)
-chmod 755 "$dir"
-sock=$dir/eth0.sock
-conf=$dir/rtcd.conf
-log=$dir/rtcd.log
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	jobs -p | xargs -r kill 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$dir"
-}
-trap cleanup EXIT
-
-ip link set lo up
-ip link add eth0 type veth peer name eth0p
-ip addr add 10.0.0.1/24 dev eth0
-ip link set eth0 up
-ip link set eth0p up
+. "$top/selftests/lib/rtcd_ns.sh"
 
 # The socket group: one that nobody is in, and that daemon (uid 1) is not in either.
 group=nogroup
@@ -45,45 +20,8 @@ daemon_="setpriv --reuid=1 --regid=1 --clear-groups"
 # nobody in the socket group, daemon not.
 nobody_in="setpriv --reuid=65534 --regid=65534 --groups=$(getent group $group | cut -d: -f3)"
 
-start() { # extra rtcd arguments
-	: >"$log"
-	"$rtcd" -i eth0 -S "$sock" -f "$conf" "$@" 2>>"$log" &
-	pid=$!
-	for _ in $(seq 100); do
-		grep -q "ready:" "$log" && return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
-# Every rtcd stopped must exit 0: a crash on the way out is a failure too.
-bad_exits=
-stop() {
-	local rc
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	rc=$?
-	[ $rc = 0 ] || bad_exits="$bad_exits $rc"
-	pid=
-}
-cli() { "$rtcd" -i eth0 -S "$sock" "$@"; }
-# An open held in the background (pending: nothing answers), as user $1.
-hold_open() {
-	local who=$1
-	shift
-	$who "$rtcd" -i eth0 -S "$sock" open "$@" >/dev/null 2>&1 &
-}
-# Until a pending connection to DPORT is there (root sees every one).
 # Nothing answers a SETUP: a pending open gives up after 3 s, so each check
-# opens what it counts right before it.
-wait_conn() { # DPORT
-	for _ in $(seq 40); do
-		cli status | jq -e --argjson p "$1" '.connections[] | select(.dport == $p)' \
-			>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
-}
+# opens what it counts right before it (wait_conn).
 
 ktap_begin 21
 

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# rtcd natively, for the unit tests (selftests/unit/rtcd_*.sh): the script
+# runs again in a network namespace of its own, where eth0 (10.0.0.1/24) is
+# rtcd's link and eth0p its veth peer, on which a fake switch may listen.
+# Source after ktap.sh; needs root (namespaces). Then:
+#
+#   start [ARGS...]      rtcd -i eth0 with $sock and $conf, until "ready:"
+#   stop                 SIGTERM, its exit status kept in $bad_exits unless 0
+#   cli ARGS...          rtcd's command line against it
+#   hold_open WHO ARGS   an open held in the background, as WHO ("" root)
+#   wait_conn DPORT      until a connection to DPORT is in the status
+#
+# $dir (removed at exit) holds $sock, $conf and rtcd's stderr, $log.
+
+[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
+if [ -z "${RTCD_NATIVE_NS:-}" ]; then
+	unshare -n true 2>/dev/null || ktap_skip_all "cannot create a network namespace"
+	exec unshare -n env RTCD_NATIVE_NS=1 "$0" "$@"
+fi
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+rtcd=$top/rtcd/rtcd
+dir=$(mktemp -d /tmp/rtcd_native.XXXXXX)
+chmod 755 "$dir"
+sock=$dir/eth0.sock
+conf=$dir/rtcd.conf
+log=$dir/rtcd.log
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	jobs -p | xargs -r kill 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+
+ip link set lo up
+ip link add eth0 type veth peer name eth0p
+ip addr add 10.0.0.1/24 dev eth0
+ip link set eth0 up
+ip link set eth0p up
+
+start() { # extra rtcd arguments
+	: >"$log"
+	"$rtcd" -i eth0 -S "$sock" -f "$conf" "$@" 2>>"$log" &
+	pid=$!
+	for _ in $(seq 100); do
+		grep -q "ready:" "$log" && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+# Every rtcd stopped must exit 0: a crash on the way out is a failure too.
+bad_exits=
+stop() {
+	local rc
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	rc=$?
+	[ $rc = 0 ] || bad_exits="$bad_exits $rc"
+	pid=
+}
+cli() { "$rtcd" -i eth0 -S "$sock" "$@"; }
+# An open held in the background, as user $1 (a setpriv command line).
+hold_open() {
+	local who=$1
+	shift
+	$who "$rtcd" -i eth0 -S "$sock" open "$@" >/dev/null 2>&1 &
+}
+# Until a connection to DPORT is there (root sees every one).
+wait_conn() { # DPORT
+	for _ in $(seq 40); do
+		cli status | jq -e --argjson p "$1" '.connections[] | select(.dport == $p)' \
+			>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}

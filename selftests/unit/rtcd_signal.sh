@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rtcd natively against a fake first switch (fake_switch.py on its link's
+# veth peer): PROCEEDING, a wait for ARP on the path, makes rtcd wait for
+# the answer one ARP wait longer each, at most ETHEREAL_SIG_PROCEED_MAX per
+# setup, and only for the setup it names. The opens run side by side, each
+# DPORT a scenario of the fake switch, so that the test takes the longest
+# wait alone (about 12 s). Needs root (namespaces, a packet socket).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib/ktap.sh"
+. "$top/selftests/lib/rtcd_ns.sh"
+
+# The constants, as rtcd is built with them.
+define() { sed -n "s/^#define $1[[:space:]]\+\([0-9]\+\).*/\1/p" "$2"; }
+sig_h=$top/kmod/include/uapi/linux/ethereal_sig.h
+arp_wait=$(define ETHEREAL_SIG_ARP_WAIT_MS "$sig_h")
+proceed_max=$(define ETHEREAL_SIG_PROCEED_MAX "$sig_h")
+give_up=$(define RTCD_GIVE_UP_MS "$top/lib/rtcd_sock.h")
+[ -n "$arp_wait" ] && [ -n "$proceed_max" ] && [ -n "$give_up" ] ||
+	ktap_skip_all "constants not found in the headers"
+
+# How far the moment rtcd gave up (its TEARDOWN) may be from the deadline,
+# in ms after the first SETUP, both as the kernel timestamped them reaching
+# the fake switch. Early: never, but for the time rtcd takes from its
+# start time to sending that SETUP (logging it first, with -v: 0.3 ms
+# seen), longer if it is preempted there. Late: a loaded machine's delay
+# in waking rtcd (10 ms seen with three busy loops on two cores); well
+# short of one ARP wait, the step being tested.
+early=100
+late=700
+
+printf 'socket-group nogroup\n' >"$conf"
+start -v || { cat "$log"; ktap_fail "rtcd starts"; ktap_end; }
+
+ktap_begin 6
+
+# DPORT=ACTION[*COUNT]@MS,...: what the fake switch does, MS after the SETUP.
+# 5001: two switches wait for ARP, the ACCEPT comes one ARP wait past rtcd's
+#       own deadline (it gave up there before PROCEEDING) and as long
+#       before the stretched one; then a PROCEEDING for it, up by then.
+# 5002: two PROCEEDINGs past the most, some of them late.
+# 5003: PROCEEDINGs with the setup's ID and another cookie, and with the
+#       cookie on an ID not rtcd's.
+# 5004: one PROCEEDING, and no answer.
+accept_at=$((give_up + arp_wait))
+sw_out=$dir/switch.out
+: >"$sw_out"
+/usr/bin/python3 "$top/selftests/unit/fake_switch.py" eth0p \
+	"5001=proceeding@0,proceeding@200,accept@$accept_at,proceeding@$((accept_at + 300))" \
+	"5002=proceeding*$proceed_max@0,proceeding*2@$((give_up + (proceed_max - 1) * arp_wait))" \
+	"5003=stray-cookie@0,stray-id@0,stray-cookie@$((give_up - 500)),stray-id@$((give_up - 500))" \
+	"5004=proceeding@0" >"$sw_out" 2>&1 &
+sw=$!
+for _ in $(seq 100); do grep -q listening "$sw_out" && break; sleep 0.05; done
+
+declare -A out opener
+for p in 5001 5002 5003 5004; do
+	out[$p]=$dir/open.$p
+	# A client that never hears from rtcd must not hang the test.
+	timeout 30 "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 $p 1mbit >"${out[$p]}" 2>&1 &
+	opener[$p]=$!
+done
+# The three that time out answer within the longest wait, 5002's.
+for p in 5002 5003 5004; do wait "${opener[$p]}"; done
+# 5001's PROCEEDING after its ACCEPT is long past: still up?
+up=$(cli status | jq -c '.connections[] | select(.dport == 5001) | .state')
+kill "${opener[5001]}" 2>/dev/null
+wait "${opener[5001]}" 2>/dev/null
+# Its close is the last TEARDOWN: every connection's line is there.
+for _ in $(seq 40); do
+	[ "$(grep -c '"dport"' "$sw_out")" = 4 ] && break
+	sleep 0.05
+done
+kill "$sw"
+wait "$sw" 2>/dev/null
+stop
+
+# Each connection as the switch saw it, first to end first.
+grep dport "$sw_out" | jq -r '"\(.dport): \(.id) torn down \(.teardown_ms) ms after its " +
+	"first SETUP, \(.setups) SETUPs, sent \(.sent | map_values(length))"' |
+	while read -r line; do ktap_info "$line"; done
+
+# The fake switch's line for DPORT.
+conn() { grep "\"dport\": $1," "$sw_out"; }
+why() { # DPORT: what the client, the switch and rtcd saw
+	echo "client: $(cat "${out[$1]}"); switch: $(conn "$1" || cat "$sw_out")"
+	grep -v "refresh\|ignored" "$log" | tail -25
+}
+timed_out() { grep -q "rtcd: timeout: no answer from the switch" "${out[$1]}"; }
+# DPORT MS: rtcd gave up (a TEARDOWN, reason requested: 11) MS after the
+# first SETUP, give or take.
+gave_up_at() {
+	conn "$1" | jq -e --argjson at "$2" --argjson e $early --argjson l $late \
+		'.teardown_ms >= $at - $e and .teardown_ms <= $at + $l and .reason == 11' \
+		>/dev/null
+}
+
+ok=$(grep -q '"ok":true' "${out[5001]}" &&
+     conn 5001 | jq -e --argjson g "$give_up" '.sent.accept[0] >= $g' >/dev/null; echo $?)
+ktap_result "PROCEEDINGs: an ACCEPT past rtcd's usual $give_up ms opens the connection" \
+	"$ok" "$(why 5001)"
+ok=$([ "$up" = '"up"' ] && conn 5001 | jq -e '.sent.proceeding | length == 3' >/dev/null
+     echo $?)
+ktap_result "a PROCEEDING for a connection already up changes nothing" "$ok" \
+	"state: $up; $(why 5001)"
+at=$((give_up + arp_wait))
+ktap_result "one PROCEEDING, no answer: timeout one ARP wait late, at $at ms" \
+	"$(timed_out 5004 && gave_up_at 5004 $at; echo $?)" "$(why 5004)"
+at=$((give_up + proceed_max * arp_wait))
+ktap_result "$((proceed_max + 2)) PROCEEDINGs: timeout at the most, $at ms" \
+	"$(timed_out 5002 && gave_up_at 5002 $at; echo $?)" "$(why 5002)"
+ok=$(timed_out 5003 && gave_up_at 5003 "$give_up" &&
+     conn 5003 | jq -e '.sent | has("stray-cookie") and has("stray-id")' >/dev/null; echo $?)
+ktap_result "PROCEEDINGs with another cookie or ID: ignored, timeout at $give_up ms" \
+	"$ok" "$(why 5003)"
+ktap_result "rtcd exited 0" "$([ -z "$bad_exits" ]; echo $?)" "exit status:$bad_exits"
+ktap_end
