@@ -45,6 +45,7 @@ static const char *const sig_names[ETHEREAL_SIG_STATS_A_MAX + 1] = {
 	[ETHEREAL_SIG_STATS_A_DROP_STRANGER] = "drop_stranger",
 	[ETHEREAL_SIG_STATS_A_SWITCHES] = "switches",
 	[ETHEREAL_SIG_STATS_A_DROP_AUTH] = "drop_auth",
+	[ETHEREAL_SIG_STATS_A_RTNL_RUNS] = "rtnl_runs",
 };
 
 static uint64_t sig_stat(const struct nlattr **tb, int type)

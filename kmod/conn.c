@@ -132,7 +132,7 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	struct ethereal_conn *conn;
 	int err;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(cfg->in->sw);
 	err = ethereal_conn_check(cfg, extack);
 	if (err)
 		return ERR_PTR(err);
@@ -201,7 +201,7 @@ free:
 
 void ethereal_conn_del(struct ethereal_conn *conn)
 {
-	ASSERT_RTNL();
+	ethereal_assert_config(conn->in->sw);
 	if (conn->origin == ETHEREAL_ORIGIN_SIGNALED)
 		ethereal_sig_conn_gone(conn);
 	xa_erase(&conn->in->in_conns, conn->in_id);

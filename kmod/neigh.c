@@ -288,8 +288,9 @@ void ethereal_neigh_snoop(struct ethereal_port *port, struct sk_buff *skb)
 }
 
 /*
- * IP's MAC, and the port it was learned on (PORT, if not NULL; RTNL held,
- * which keeps the port). False if unknown or stale.
+ * IP's MAC, and the port it was learned on (PORT, if not NULL; RTNL or the
+ * switch's lock held, either of which keeps the port). False if unknown or
+ * stale.
  */
 bool ethereal_neigh_lookup(struct ethereal_switch *sw, __be32 ip, u8 *mac,
 			   struct ethereal_port **port)

@@ -204,6 +204,7 @@ static const u16 ethereal_sigc_attr[ETHEREAL_SIGC_N] = {
 	[ETHEREAL_SIGC_DROP_STRANGER] = ETHEREAL_SIG_STATS_A_DROP_STRANGER,
 	[ETHEREAL_SIGC_SWITCHES] = ETHEREAL_SIG_STATS_A_SWITCHES,
 	[ETHEREAL_SIGC_DROP_AUTH] = ETHEREAL_SIG_STATS_A_DROP_AUTH,
+	[ETHEREAL_SIGC_RTNL_RUNS] = ETHEREAL_SIG_STATS_A_RTNL_RUNS,
 };
 
 static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
@@ -408,18 +409,28 @@ static int ethereal_nl_switch_do(struct sk_buff *skb, struct genl_info *info)
 				info->extack);
 	if (IS_ERR(sw))
 		goto out;
-	if (info->genlhdr->cmd == ETHEREAL_CMD_SWITCH_DETACH)
+	if (info->genlhdr->cmd == ETHEREAL_CMD_SWITCH_DETACH) {
 		ethereal_switch_detach(sw);
-	else if (info->attrs[ETHEREAL_A_LIFETIME])
+	} else if (info->attrs[ETHEREAL_A_LIFETIME]) {
+		ethereal_switch_lock(sw);
 		sw->sig.lifetime_ms = nla_get_u32(info->attrs[ETHEREAL_A_LIFETIME]);
+		ethereal_switch_unlock(sw);
+	}
 out:
 	rtnl_unlock();
 	return PTR_ERR_OR_ZERO(sw);
 }
 
+/* For replies and dumps, which hold RTNL only: signaling changes some of it. */
 static int ethereal_fill_switch_obj(struct sk_buff *msg, const void *obj)
 {
-	return ethereal_fill_switch(msg, obj);
+	struct ethereal_switch *sw = (struct ethereal_switch *)obj;
+	int err;
+
+	ethereal_switch_lock(sw);
+	err = ethereal_fill_switch(msg, sw);
+	ethereal_switch_unlock(sw);
+	return err;
 }
 
 static int ethereal_nl_switch_get(struct sk_buff *skb, struct genl_info *info)
@@ -461,9 +472,16 @@ static int ethereal_nl_switch_dump(struct sk_buff *skb, struct netlink_callback 
 
 /* Ports */
 
+/* For replies and dumps: a trunk's hellos change what it shows. */
 static int ethereal_fill_port_obj(struct sk_buff *msg, const void *obj)
 {
-	return ethereal_fill_port(msg, obj);
+	const struct ethereal_port *port = obj;
+	int err;
+
+	ethereal_switch_lock(port->sw);
+	err = ethereal_fill_port(msg, port);
+	ethereal_switch_unlock(port->sw);
+	return err;
 }
 
 static struct ethereal_port *ethereal_nl_port_req(struct genl_info *info,
@@ -512,12 +530,13 @@ static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 		err = -EINVAL;
 		goto out;
 	}
+	ethereal_switch_lock(port->sw);
 	/* What can fail first: nothing else changes then. */
 	if (tb[ETHEREAL_PORT_A_KEY]) {
 		err = ethereal_port_set_key(port, nla_data(tb[ETHEREAL_PORT_A_KEY]),
 					    nla_len(tb[ETHEREAL_PORT_A_KEY]), info->extack);
 		if (err)
-			goto out;
+			goto unlock;
 	}
 	if (tb[ETHEREAL_PORT_A_ROLE])
 		ethereal_port_set_role(port, nla_get_u8(tb[ETHEREAL_PORT_A_ROLE]));
@@ -527,6 +546,8 @@ static int ethereal_nl_port_set(struct sk_buff *skb, struct genl_info *info)
 	if (tb[ETHEREAL_PORT_A_HOST_RATE])
 		port->host_rate = nla_get_u64(tb[ETHEREAL_PORT_A_HOST_RATE]);
 	ethereal_switch_changed(port->sw);
+unlock:
+	ethereal_switch_unlock(port->sw);
 out:
 	rtnl_unlock();
 	/* The secret is the key's only: not left in the request's memory. */
@@ -645,9 +666,22 @@ static int ethereal_nl_port_dump(struct sk_buff *skb, struct netlink_callback *c
 
 /* Connections */
 
+/* Events: signaling, which holds the switch's lock. */
 static int ethereal_fill_conn_obj(struct sk_buff *msg, const void *obj)
 {
 	return ethereal_fill_conn(msg, obj);
+}
+
+/* Replies and dumps: refreshes move a connection's expiry. */
+static int ethereal_fill_conn_locked(struct sk_buff *msg, const void *obj)
+{
+	const struct ethereal_conn *conn = obj;
+	int err;
+
+	ethereal_switch_lock(conn->in->sw);
+	err = ethereal_fill_conn(msg, conn);
+	ethereal_switch_unlock(conn->in->sw);
+	return err;
 }
 
 static int ethereal_nl_conn_cfg(struct genl_info *info, struct nlattr **tb,
@@ -727,7 +761,9 @@ static int ethereal_nl_conn_new(struct sk_buff *skb, struct genl_info *info)
 	rtnl_lock();
 	err = ethereal_nl_conn_cfg(info, tb, &cfg);
 	if (!err) {
+		ethereal_switch_lock(cfg.in->sw);
 		conn = ethereal_conn_add(&cfg, info->extack);
+		ethereal_switch_unlock(cfg.in->sw);
 		if (IS_ERR(conn))
 			err = PTR_ERR(conn);
 	}
@@ -767,11 +803,17 @@ static int ethereal_nl_conn_del(struct sk_buff *skb, struct genl_info *info)
 
 	rtnl_lock();
 	conn = ethereal_nl_conn_req(info);
-	/* A signaled one's neighbours are told, so that nothing dangles. */
-	if (!IS_ERR(conn) && conn->origin == ETHEREAL_ORIGIN_SIGNALED)
-		ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_REMOVED);
-	else if (!IS_ERR(conn))
-		ethereal_conn_del(conn);
+	if (!IS_ERR(conn)) {
+		struct ethereal_switch *sw = conn->in->sw;
+
+		ethereal_switch_lock(sw);
+		/* A signaled one's neighbours are told, so that nothing dangles. */
+		if (conn->origin == ETHEREAL_ORIGIN_SIGNALED)
+			ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_REMOVED);
+		else
+			ethereal_conn_del(conn);
+		ethereal_switch_unlock(sw);
+	}
 	rtnl_unlock();
 	return PTR_ERR_OR_ZERO(conn);
 }
@@ -785,7 +827,7 @@ static int ethereal_nl_conn_get(struct sk_buff *skb, struct genl_info *info)
 	conn = ethereal_nl_conn_req(info);
 	err = IS_ERR(conn) ? PTR_ERR(conn) :
 		ethereal_nl_reply(info, ETHEREAL_CMD_CONN_GET,
-				  ethereal_fill_conn_obj, conn);
+				  ethereal_fill_conn_locked, conn);
 	rtnl_unlock();
 	return err;
 }
@@ -799,7 +841,7 @@ static int ethereal_dump_port_conns(struct sk_buff *skb, struct netlink_callback
 
 	xa_for_each_start(&port->in_conns, id, conn, id) {
 		if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_CONN_GET,
-					 ethereal_fill_conn_obj, conn))
+					 ethereal_fill_conn_locked, conn))
 			return -EMSGSIZE;
 		cb->args[2] = id + 1;
 	}

@@ -25,7 +25,7 @@
 /* A setup waiting for the receiver's ARP answer. */
 struct ethereal_sig_wait {
 	struct list_head node;
-	struct ethereal_port *in;	/* RTNL: removed with the port */
+	struct ethereal_port *in;	/* removed with the port */
 	struct ethereal_sig_msg m;
 	struct ethereal_sig_peer peer;
 	bool has_peer;

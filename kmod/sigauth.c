@@ -19,8 +19,8 @@
  * the answer, as RFC 2747's handshake): that answer's number is the first
  * it takes, and it is newer than anything recorded before.
  *
- * All under RTNL: configuration, and the signaling work that sends and
- * receives. HMACs are computed in process context, on the stack.
+ * Under the switch's lock: configuration (RTNL too), and the signaling
+ * work that sends and receives. HMACs are computed in process context, on the stack.
  */
 #include <crypto/hash.h>
 #include <crypto/sha2.h>
@@ -66,7 +66,7 @@ int ethereal_port_set_key(struct ethereal_port *port, const u8 *secret, unsigned
 	struct ethereal_link_key *key = NULL;
 	int err;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(port->sw);
 	if (len && (len < ETHEREAL_KEY_MIN || len > ETHEREAL_KEY_MAX)) {
 		NL_SET_ERR_MSG(extack, "A link key is " __stringify(ETHEREAL_KEY_MIN) " to "
 			       __stringify(ETHEREAL_KEY_MAX) " bytes");

@@ -9,7 +9,7 @@
  * stack never does by itself. The first switch heard keeps the trunk
  * until it falls silent (ETHEREAL_SIG_HOLD_MS) or the link goes down.
  *
- * All under RTNL, from the signaling work and configuration.
+ * Under the switch's lock, from the signaling work and configuration.
  */
 #include <linux/etherdevice.h>
 #include <linux/jiffies.h>
@@ -83,7 +83,7 @@ void ethereal_sig_forget_link_switch(struct ethereal_port *port)
 {
 	struct ethereal_switch *sw = port->sw;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(sw);
 	port->link_sw_seen = 0;
 	ethereal_sig_auth_resync(port);
 	/* A new trunk says hello at once. */

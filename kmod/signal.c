@@ -4,12 +4,16 @@
  * Documentation/signaling.md is the protocol).
  *
  * The packet path only queues control messages (rate-limited per port,
- * bounded per switch); a work item handles them under RTNL, which
- * serializes them with configuration, the bridge and the qdisc. The same
- * work item times out setups waiting for an answer or for ARP, and expires
- * connections not refreshed in time (soft state). It takes RTNL with
- * trylock and retries a jiffy later, so that detaching, which holds RTNL,
- * can cancel it synchronously.
+ * bounded per switch); a work item handles them under the switch's lock
+ * (switch.h). The same work item times out setups waiting for an answer
+ * or for ARP, and expires connections not refreshed in time (soft state).
+ * What changes connections (SETUP, ACCEPT, REJECT, TEARDOWN, timeouts,
+ * setups whose ARP answer came) also needs RTNL, which serializes it with
+ * the bridge and the qdisc: the work takes RTNL only when such a message
+ * heads a port's queue or such a deadline is due, with trylock, retrying a
+ * jiffy later, so that detaching, which holds RTNL, can cancel it
+ * synchronously. Refreshes, hellos and PROCEEDINGs never wait for RTNL,
+ * and a flood of them never holds it.
  *
  * A setup travels downstream hop by hop: each switch admits it on its
  * output port (bandwidth, buffer, connections: the port's qdisc decides),
@@ -109,67 +113,89 @@ static int ethereal_sig_extract(struct sk_buff *skb, struct ethereal_sig_rxinfo 
 	return ulen - sizeof(*uh);
 }
 
-static void ethereal_sig_handle(struct ethereal_port *port, struct sk_buff *skb)
+/*
+ * Reads the message SKB brought to PORT into M (its payload in BUF, for
+ * the HMAC); < 0, counted, if it is malformed.
+ */
+static int ethereal_sig_read(struct ethereal_port *port, struct sk_buff *skb,
+			     struct ethereal_sig_rxinfo *rx, u8 *buf,
+			     struct ethereal_sig_msg *m)
 {
-	struct ethereal_sig_rxinfo rx = { .port = port,
-					  .arrival = ethereal_sig_cb(skb)->arrival };
-	struct ethereal_switch *sw = port->sw;
-	u8 buf[ETHEREAL_SIG_MAX_LEN];
-	struct ethereal_sig_msg m;
-	bool host;
 	int len;
 
-	len = ethereal_sig_extract(skb, &rx, buf);
-	if (len < 0 || ethereal_sig_parse(buf, len, &m) != ETHEREAL_SIG_OK) {
-		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_MALFORMED);
-		return;
+	rx->port = port;
+	rx->arrival = ethereal_sig_cb(skb)->arrival;
+	len = ethereal_sig_extract(skb, rx, buf);
+	if (len < 0 || ethereal_sig_parse(buf, len, m) != ETHEREAL_SIG_OK) {
+		ethereal_sig_count(port->sw, ETHEREAL_SIGC_DROP_MALFORMED);
+		return -EINVAL;
 	}
+	return len;
+}
+
+/* Whether handling M may change connections, which takes RTNL too. */
+static bool ethereal_sig_needs_rtnl(const struct ethereal_sig_msg *m)
+{
+	return m->type == ETHEREAL_SIG_SETUP || m->type == ETHEREAL_SIG_ACCEPT ||
+	       m->type == ETHEREAL_SIG_REJECT || m->type == ETHEREAL_SIG_TEARDOWN;
+}
+
+static void ethereal_sig_handle(const struct ethereal_sig_rxinfo *rx, u8 *buf, int len,
+				const struct ethereal_sig_msg *m)
+{
+	struct ethereal_port *port = rx->port;
+	struct ethereal_switch *sw = port->sw;
+	bool host;
+
+	lockdep_assert_held(&sw->lock);
+	if (ethereal_sig_needs_rtnl(m))
+		ASSERT_RTNL();
 	ethereal_sig_count(sw, ETHEREAL_SIGC_RX);
 
 	/*
 	 * Hosts set up, refresh and tear down their own connections: a setup
 	 * from the host learned on the port, the rest for its connections.
 	 */
-	host = rx.port->role == ETHEREAL_PORT_PERIPHERAL;
-	if (host && (m.type == ETHEREAL_SIG_ACCEPT || m.type == ETHEREAL_SIG_REJECT ||
-		     m.type == ETHEREAL_SIG_HELLO || m.type == ETHEREAL_SIG_PROCEEDING ||
-		     (m.flags & ETHEREAL_SIG_F_REVERSE) ||
-		     (m.type == ETHEREAL_SIG_SETUP && !ethereal_sig_from_host(&rx)))) {
+	host = port->role == ETHEREAL_PORT_PERIPHERAL;
+	if (host && (m->type == ETHEREAL_SIG_ACCEPT || m->type == ETHEREAL_SIG_REJECT ||
+		     m->type == ETHEREAL_SIG_HELLO || m->type == ETHEREAL_SIG_PROCEEDING ||
+		     (m->flags & ETHEREAL_SIG_F_REVERSE) ||
+		     (m->type == ETHEREAL_SIG_SETUP && !ethereal_sig_from_host(rx)))) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_SPOOFED);
 		return;
 	}
 	/* A trunk: only the switch at its other end speaks, with its key. */
-	if (!host && !ethereal_sig_auth_check(&rx, buf, len, &m)) {
+	if (!host && !ethereal_sig_auth_check(rx, buf, len, m)) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_AUTH);
 		return;
 	}
-	if (!host && !ethereal_sig_from_link_switch(&rx, &m)) {
+	if (!host && !ethereal_sig_from_link_switch(rx, m)) {
 		ethereal_sig_count(sw, ETHEREAL_SIGC_DROP_STRANGER);
 		return;
 	}
 	if (!host)
-		ethereal_sig_auth_taken(port, &m);
-	switch (m.type) {
+		ethereal_sig_auth_taken(port, m);
+	switch (m->type) {
 	case ETHEREAL_SIG_SETUP:
-		ethereal_sig_setup(&rx, &m);
+		ethereal_sig_setup(rx, m);
 		break;
 	case ETHEREAL_SIG_ACCEPT:
-		ethereal_sig_accept(&rx, &m);
+		ethereal_sig_accept(rx, m);
 		break;
 	case ETHEREAL_SIG_REJECT:
-		ethereal_sig_rejected(&rx, &m);
+		ethereal_sig_rejected(rx, m);
 		break;
 	case ETHEREAL_SIG_TEARDOWN:
-		ethereal_sig_teardown(&rx, &m);
+		ethereal_sig_teardown(rx, m);
 		break;
 	case ETHEREAL_SIG_REFRESH:
-		ethereal_sig_refresh(&rx, &m);
+		ethereal_sig_refresh(rx, m);
 		break;
 	case ETHEREAL_SIG_HELLO:
-		ethereal_sig_hello(&rx, &m);
+		ethereal_sig_hello(rx, m);
 		break;
 	case ETHEREAL_SIG_PROCEEDING:
-		ethereal_sig_proceeding(&rx, &m);
+		ethereal_sig_proceeding(rx, m);
 		break;
 	}
 }
@@ -183,13 +209,20 @@ static struct ethereal_conn *ethereal_sig_first_due(struct ethereal_switch *sw)
 	return n ? rb_entry(n, struct ethereal_conn, sig.node) : NULL;
 }
 
+static bool ethereal_sig_due(struct ethereal_switch *sw)
+{
+	struct ethereal_conn *conn = ethereal_sig_first_due(sw);
+
+	return conn && !time_before(jiffies, conn->sig.deadline);
+}
+
 /* Each teardown takes the connection out of the tree: the next is first. */
 static void ethereal_sig_timeouts(struct ethereal_switch *sw)
 {
 	struct ethereal_conn *conn;
 
-	while ((conn = ethereal_sig_first_due(sw)) &&
-	       !time_before(jiffies, conn->sig.deadline)) {
+	while (ethereal_sig_due(sw)) {
+		conn = ethereal_sig_first_due(sw);
 		if (conn->sig.state == ETHEREAL_CONN_PENDING) {
 			ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_TIMEOUT);
 		} else {
@@ -197,6 +230,67 @@ static void ethereal_sig_timeouts(struct ethereal_switch *sw)
 			ethereal_sig_conn_teardown(conn, ETHEREAL_SIG_R_EXPIRED);
 		}
 	}
+}
+
+/*
+ * One of PORT's queued messages, if it has one; without RTNL (RTNL false),
+ * not one that needs it, which stays at the head of the queue for the
+ * work's pass under RTNL: a port's messages are handled in order. Returns
+ * whether it handled one.
+ */
+static bool ethereal_sig_handle_one(struct ethereal_port *port, bool rtnl, bool *blocked)
+{
+	struct ethereal_sig_rxinfo rx = {};
+	u8 buf[ETHEREAL_SIG_MAX_LEN];
+	struct ethereal_sig_msg m;
+	struct sk_buff *skb;
+	int len;
+
+	skb = skb_dequeue(&port->sig_rxq);
+	if (!skb)
+		return false;
+	len = ethereal_sig_read(port, skb, &rx, buf, &m);
+	if (len >= 0 && !rtnl && ethereal_sig_needs_rtnl(&m)) {
+		/* Only this work takes from the queue: its head is still first. */
+		skb_queue_head(&port->sig_rxq, skb);
+		*blocked = true;
+		return false;
+	}
+	if (len >= 0)
+		ethereal_sig_handle(&rx, buf, len, &m);
+	consume_skb(skb);
+	return true;
+}
+
+/*
+ * Up to ETHEREAL_SIG_BATCH messages, one port's at a time in turn, so that
+ * no port waits behind another's queue; the port served first moves on
+ * with every run. Returns whether a message waits for RTNL.
+ */
+static bool ethereal_sig_handle_queued(struct ethereal_switch *sw, bool rtnl)
+{
+	unsigned int start = sw->sig.next_rx++ % max(sw->n_ports, 1U), i, n = 0;
+	struct ethereal_port *port;
+	bool more, blocked = false;
+
+	do {
+		more = false;
+		i = 0;
+		list_for_each_entry(port, &sw->ports, node)	/* from start */
+			if (i++ >= start && n < ETHEREAL_SIG_BATCH &&
+			    ethereal_sig_handle_one(port, rtnl, &blocked)) {
+				more = true;
+				n++;
+			}
+		i = 0;
+		list_for_each_entry(port, &sw->ports, node)	/* then up to it */
+			if (i++ < start && n < ETHEREAL_SIG_BATCH &&
+			    ethereal_sig_handle_one(port, rtnl, &blocked)) {
+				more = true;
+				n++;
+			}
+	} while (more && n < ETHEREAL_SIG_BATCH);
+	return blocked;
 }
 
 static bool ethereal_sig_queued(const struct ethereal_switch *sw)
@@ -207,48 +301,6 @@ static bool ethereal_sig_queued(const struct ethereal_switch *sw)
 		if (!skb_queue_empty(&port->sig_rxq))
 			return true;
 	return false;
-}
-
-/* One of PORT's queued messages, if it has one. */
-static bool ethereal_sig_handle_one(struct ethereal_port *port)
-{
-	struct sk_buff *skb = skb_dequeue(&port->sig_rxq);
-
-	if (!skb)
-		return false;
-	ethereal_sig_handle(port, skb);
-	consume_skb(skb);
-	return true;
-}
-
-/*
- * Up to ETHEREAL_SIG_BATCH messages, one port's at a time in turn, so that
- * no port waits behind another's queue; the port served first moves on
- * with every run.
- */
-static void ethereal_sig_handle_queued(struct ethereal_switch *sw)
-{
-	unsigned int start = sw->sig.next_rx++ % max(sw->n_ports, 1U), i, n = 0;
-	struct ethereal_port *port;
-	bool more;
-
-	do {
-		more = false;
-		i = 0;
-		list_for_each_entry(port, &sw->ports, node)	/* from start */
-			if (i++ >= start && n < ETHEREAL_SIG_BATCH &&
-			    ethereal_sig_handle_one(port)) {
-				more = true;
-				n++;
-			}
-		i = 0;
-		list_for_each_entry(port, &sw->ports, node)	/* then up to it */
-			if (i++ < start && n < ETHEREAL_SIG_BATCH &&
-			    ethereal_sig_handle_one(port)) {
-				more = true;
-				n++;
-			}
-	} while (more && n < ETHEREAL_SIG_BATCH);
 }
 
 /* When the work must look again: ARP waits are polled, deadlines are not. */
@@ -268,21 +320,47 @@ static void ethereal_sig_rearm(struct ethereal_switch *sw)
 		queue_delayed_work(system_wq, &sw->sig.work, delay);
 }
 
+/*
+ * What changes connections: the messages that wait for RTNL, setups
+ * waiting for ARP, deadlines due. Called with RTNL and the switch's lock.
+ */
+static void ethereal_sig_work_rtnl(struct ethereal_switch *sw)
+{
+	ethereal_assert_config(sw);
+	ethereal_sig_handle_queued(sw, true);
+	ethereal_sig_waiting(sw);
+	ethereal_sig_timeouts(sw);
+}
+
 static void ethereal_sig_work(struct work_struct *work)
 {
 	struct ethereal_switch *sw = container_of(to_delayed_work(work),
 						  struct ethereal_switch, sig.work);
+	bool rtnl;
 
-	/* Detach cancels this work holding RTNL: never wait for it here. */
+	ethereal_switch_lock(sw);
+	rtnl = ethereal_sig_handle_queued(sw, false);
+	rtnl |= !list_empty(&sw->sig.waiting) || ethereal_sig_due(sw);
+	ethereal_sig_hellos(sw);
+	if (!rtnl) {
+		ethereal_sig_rearm(sw);
+		ethereal_switch_unlock(sw);
+		return;
+	}
+	ethereal_switch_unlock(sw);
+	/*
+	 * RTNL comes before the switch's lock. Detach cancels this work
+	 * holding RTNL: never wait for it here.
+	 */
 	if (!rtnl_trylock()) {
 		queue_delayed_work(system_wq, &sw->sig.work, 1);
 		return;
 	}
-	ethereal_sig_handle_queued(sw);
-	ethereal_sig_waiting(sw);
-	ethereal_sig_timeouts(sw);
-	ethereal_sig_hellos(sw);
+	ethereal_switch_lock(sw);
+	ethereal_sig_count(sw, ETHEREAL_SIGC_RTNL_RUNS);
+	ethereal_sig_work_rtnl(sw);
 	ethereal_sig_rearm(sw);
+	ethereal_switch_unlock(sw);
 	rtnl_unlock();
 }
 
@@ -325,7 +403,7 @@ void ethereal_sig_port_down(struct ethereal_port *port, u16 reason)
 	unsigned long id;
 	int i;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(sw);
 	/* Its hosts' addresses are no longer bound to it: they may move. */
 	ethereal_neigh_port_down(port);
 	ethereal_sig_forget_link_switch(port);
@@ -345,6 +423,7 @@ void ethereal_sig_port_down(struct ethereal_port *port, u16 reason)
 
 void ethereal_sig_init(struct ethereal_switch *sw)
 {
+	mutex_init(&sw->lock);
 	INIT_DELAYED_WORK(&sw->sig.work, ethereal_sig_work);
 	sw->sig.deadlines = RB_ROOT_CACHED;
 	INIT_LIST_HEAD(&sw->sig.waiting);
@@ -353,7 +432,10 @@ void ethereal_sig_init(struct ethereal_switch *sw)
 	sw->sig.lifetime_ms = ETHEREAL_LIFETIME_DEFAULT_MS;
 }
 
-/* Detaching, ports and connections gone: nothing may be queued after. */
+/*
+ * Detaching: nothing may be queued after. RTNL held, not the switch's
+ * lock, which the work being cancelled may be waiting for.
+ */
 void ethereal_sig_stop(struct ethereal_switch *sw)
 {
 	struct ethereal_sig_wait *w, *tmp;
@@ -364,9 +446,11 @@ void ethereal_sig_stop(struct ethereal_switch *sw)
 	/* Hooks that saw it alive have queued what they will. */
 	synchronize_net();
 	cancel_delayed_work_sync(&sw->sig.work);
+	ethereal_switch_lock(sw);
 	list_for_each_entry(port, &sw->ports, node)
 		skb_queue_purge(&port->sig_rxq);
 	list_for_each_entry_safe(w, tmp, &sw->sig.waiting, node)
 		ethereal_sig_wait_free(sw, w);
+	ethereal_switch_unlock(sw);
 	ethereal_neigh_flush(sw);
 }

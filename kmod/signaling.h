@@ -46,6 +46,7 @@ enum ethereal_sig_counter {
 	ETHEREAL_SIGC_DROP_STRANGER,
 	ETHEREAL_SIGC_SWITCHES,
 	ETHEREAL_SIGC_DROP_AUTH,
+	ETHEREAL_SIGC_RTNL_RUNS,
 	ETHEREAL_SIGC_N
 };
 
@@ -60,16 +61,17 @@ struct ethereal_sig_time {
 
 /*
  * Signaling state of a switch (signal.c, neigh.c). Messages are queued by
- * the packet path and handled in process context under RTNL; the neighbour
+ * the packet path and handled in process context under the switch's lock,
+ * and RTNL for those that change connections (switch.h); the neighbour
  * cache is filled by snooping ARP on the packet path.
  */
 struct ethereal_sig {
 	struct delayed_work work;
 	bool dead;			/* detaching: queue nothing more */
-	struct rb_root_cached deadlines; /* signaled connections by deadline, RTNL */
-	struct list_head waiting;	/* setups waiting for ARP, RTNL */
+	struct rb_root_cached deadlines; /* signaled connections by deadline */
+	struct list_head waiting;	/* setups waiting for ARP */
 	unsigned int n_pending;		/* waiting, or for downstream */
-	unsigned int next_rx;		/* the port served first, RTNL */
+	unsigned int next_rx;		/* the port served first */
 	unsigned int n_waiting;
 	u32 lifetime_ms;		/* soft state */
 	unsigned long next_hello;	/* jiffies: trunks' next hellos */

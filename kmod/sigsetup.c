@@ -5,7 +5,8 @@
  * ID there, then answered (last switch) or forwarded and PENDING until the
  * switch downstream answers; ACCEPT, REJECT, TEARDOWN and REFRESH for the
  * connections it has. A setup whose receiver is not known yet waits for
- * its ARP answer. All under RTNL, from the work item of signal.c.
+ * its ARP answer. From the work item of signal.c, under the switch's lock,
+ * and RTNL for what changes connections (SETUP, ACCEPT, REJECT, TEARDOWN).
  */
 #include <linux/etherdevice.h>
 #include <linux/if_bridge.h>
@@ -65,7 +66,7 @@ void ethereal_sig_conn_gone(struct ethereal_conn *conn)
 	struct ethereal_switch *sw = conn->in->sw;
 	bool pending = conn->sig.state == ETHEREAL_CONN_PENDING;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(sw);
 	if (!conn->sig.end_event) {
 		conn->sig.end_event = pending ? ETHEREAL_EVENT_REJECTED : ETHEREAL_EVENT_TEARDOWN;
 		conn->sig.end_reason = ETHEREAL_SIG_R_REMOVED;
@@ -98,7 +99,7 @@ void ethereal_sig_conn_teardown(struct ethereal_conn *conn, u16 reason)
 {
 	struct ethereal_sig_msg m;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(conn->in->sw);
 	ethereal_sig_teardown_msg(&m, reason, false);
 	ethereal_sig_send_down(conn, &m);
 	if (conn->sig.state == ETHEREAL_CONN_PENDING) {

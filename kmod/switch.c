@@ -181,7 +181,7 @@ void ethereal_port_set_role(struct ethereal_port *port, u8 role)
 {
 	bool changed = port->role != role;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(port->sw);
 	WRITE_ONCE(port->role, role);
 	/* Read locklessly by __ratelimit(); a stale value for a moment is fine. */
 	WRITE_ONCE(port->sig_rl.burst, role == ETHEREAL_PORT_TRUNK ?
@@ -195,7 +195,7 @@ int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 	struct ethereal_port *port;
 	int err;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(sw);
 	port = kzalloc(sizeof(*port), GFP_KERNEL);
 	if (!port)
 		return -ENOMEM;
@@ -253,7 +253,7 @@ void ethereal_port_remove(struct ethereal_port *port)
 {
 	struct ethereal_switch *sw = port->sw;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(sw);
 	/* Tell the other switches and hosts about the signaled ones first. */
 	ethereal_sig_port_down(port, ETHEREAL_SIG_R_REMOVED);
 	ethereal_port_flush_conns(port);
@@ -308,14 +308,17 @@ int ethereal_switch_attach(struct net *net, struct net_device *br,
 	ethereal_switch_changed(sw);
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_SWITCH]);
 
+	ethereal_switch_lock(sw);
 	netdev_for_each_lower_dev(br, dev, iter) {
 		err = ethereal_port_add(sw, dev);
 		if (err) {
+			ethereal_switch_unlock(sw);
 			NL_SET_ERR_MSG(extack, "Cannot attach to a port of the bridge");
 			ethereal_switch_detach(sw);
 			return err;
 		}
 	}
+	ethereal_switch_unlock(sw);
 	netdev_info(br, "attached as EtheReal switch, %u ports\n", sw->n_ports);
 	return 0;
 }
@@ -332,6 +335,7 @@ static void ethereal_switch_free_rcu(struct rcu_head *head)
 	struct ethereal_switch *sw = container_of(head, struct ethereal_switch, rcu);
 
 	netdev_put(sw->br, &sw->br_tracker);
+	mutex_destroy(&sw->lock);
 	kfree(sw);
 	atomic_dec(&ethereal_live[ETHEREAL_OBJ_SWITCH]);
 }
@@ -342,8 +346,10 @@ void ethereal_switch_detach(struct ethereal_switch *sw)
 
 	ASSERT_RTNL();
 	ethereal_sig_stop(sw);
+	ethereal_switch_lock(sw);
 	list_for_each_entry_safe(port, tmp, &sw->ports, node)
 		ethereal_port_remove(port);
+	ethereal_switch_unlock(sw);
 	list_del(&sw->node);
 	ethereal_switch_changed(sw);
 	netdev_info(sw->br, "detached\n");
@@ -368,29 +374,40 @@ static int ethereal_netdev_event(struct notifier_block *nb,
 		if (!sw)
 			break;
 		port = ethereal_port_find(net, dev);
+		ethereal_switch_lock(sw);
 		if (info->linking && !port) {
 			/* Refuse the port rather than leave it without a hook. */
 			err = ethereal_port_add(sw, dev);
+			ethereal_switch_unlock(sw);
 			if (err)
 				return notifier_from_errno(err);
-		} else if (!info->linking && port) {
-			ethereal_port_remove(port);
+			break;
 		}
+		if (!info->linking && port)
+			ethereal_port_remove(port);
+		ethereal_switch_unlock(sw);
 		break;
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
 		/* Link down: the paper tears its connections down. */
 		port = ethereal_port_find(net, dev);
-		if (port && (event == NETDEV_DOWN || !netif_carrier_ok(dev)))
+		if (port && (event == NETDEV_DOWN || !netif_carrier_ok(dev))) {
+			ethereal_switch_lock(port->sw);
 			ethereal_sig_port_down(port, ETHEREAL_SIG_R_LINK_DOWN);
+			ethereal_switch_unlock(port->sw);
+		}
 		break;
 	case NETDEV_UNREGISTER:
 		sw = ethereal_switch_find(net, dev);
 		if (sw)
 			ethereal_switch_detach(sw);
 		port = ethereal_port_find(net, dev);
-		if (port)
+		if (port) {
+			sw = port->sw;
+			ethereal_switch_lock(sw);
 			ethereal_port_remove(port);
+			ethereal_switch_unlock(sw);
+		}
 		break;
 	}
 	return NOTIFY_DONE;

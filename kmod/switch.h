@@ -3,10 +3,17 @@
  * EtheReal: switches and their ports (switch.c).
  *
  * Locking: configuration (switches, ports, connections) changes under RTNL,
- * which also serializes it with the bridge and the qdisc. The packet path
- * reads under RCU only: port state through its netfilter hook's private
- * pointer, connections through XArray loads. Objects are freed after a
- * grace period.
+ * which also serializes it with the bridge and the qdisc, and under the
+ * switch's own mutex, sw->lock (taken inside RTNL). The mutex guards what
+ * signaling reads and changes: the port list, roles, the trunks' other
+ * ends and keys, connections and their signaling state, the switch's
+ * deadlines and setups in progress. Signaling takes RTNL only for what
+ * changes connections or routes a setup (the bridge's FDB and VLAN lookups
+ * need RTNL); refreshes, hellos and PROCEEDINGs, the bulk of its traffic,
+ * it handles under sw->lock alone (signal.c). Either lock suffices to read.
+ * The packet path reads under RCU only: port state through its netfilter
+ * hook's private pointer, connections through XArray loads. Objects are
+ * freed after a grace period.
  */
 #ifndef _ETHEREAL_SWITCH_H
 #define _ETHEREAL_SWITCH_H
@@ -14,7 +21,10 @@
 #include <linux/bits.h>
 #include <linux/if_ether.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/netfilter.h>
 #include <linux/ratelimit.h>
 #include <linux/skbuff.h>
@@ -29,6 +39,7 @@ struct ethereal_switch {
 	struct list_head node;		/* in ethereal_net.switches */
 	struct net_device *br;
 	netdevice_tracker br_tracker;
+	struct mutex lock;		/* see above */
 	struct list_head ports;
 	unsigned int n_ports;
 	unsigned int n_conns;
@@ -58,7 +69,7 @@ struct ethereal_port {
 	u32 host_conns;			/* signaled ones a host may have here, 0 any */
 	u64 host_rate;			/* bit/s they may reserve together, 0 any */
 	/*
-	 * A trunk's other end, learned from its hellos (RTNL): the only
+	 * A trunk's other end, learned from its hellos (sw->lock): the only
 	 * sender whose signaling the trunk takes, while it keeps saying hello.
 	 */
 	u8 link_sw_id[ETH_ALEN];	/* its bridge's MAC */
@@ -69,13 +80,30 @@ struct ethereal_port {
 	struct ethereal_discard discard;
 	struct ratelimit_state sig_rl;	/* control messages arriving */
 	struct sk_buff_head sig_rxq;	/* its control messages to handle */
-	unsigned int sig_pending;	/* its setups in progress, RTNL */
+	unsigned int sig_pending;	/* its setups in progress, sw->lock */
 	unsigned int n_neigh;		/* addresses learned here, neigh_lock */
 	struct list_head neigh_list;	/* them, oldest first, neigh_lock */
 	bool neigh_gone;		/* leaving: learn nothing more, neigh_lock */
 	struct ethereal_stats __percpu *stats;
 	struct rcu_head rcu;
 };
+
+static inline void ethereal_switch_lock(struct ethereal_switch *sw)
+{
+	mutex_lock(&sw->lock);
+}
+
+static inline void ethereal_switch_unlock(struct ethereal_switch *sw)
+{
+	mutex_unlock(&sw->lock);
+}
+
+/* What changes a switch, its ports or connections holds both. */
+static inline void ethereal_assert_config(const struct ethereal_switch *sw)
+{
+	ASSERT_RTNL();
+	lockdep_assert_held(&sw->lock);
+}
 
 struct ethereal_switch *ethereal_switch_find(struct net *net,
 					     const struct net_device *br);

@@ -57,7 +57,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 56
+ktap_begin 57
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -167,11 +167,18 @@ un3=$(sigstat sw3 drop_unexpected)
 # the setup and them outlasted it on 6.12-rt.
 res=$(sig h1 -k 0x5eed setup 03:0e "$(host_ip h4)" 5000 1mbit 6056 1514)
 sig h1 -p 0 -k 0x5eed -w 1000 refresh 03:0e 250 24 >"$TMPD/refresh" &
+rtnl0=$(for s in $SW; do sigstat $s rtnl_runs; done)
 ktap_info "$res"
 ktap_result "the first switch's ACCEPT offers the refresh ack (features=1)" \
 	"$([[ "$res" == "accept id=03:0e "*" features=1 "* ]]; echo $?)"
 sleep 3
 ktap_result "refreshed every 250 ms: still up after 3 s (lifetime 1 s)" "$(all_conns 1; echo $?)"
+# Refreshes are handled under the switch's own lock: RTNL, which all of
+# the machine's network configuration waits for, is never taken for them.
+rtnl1=$(for s in $SW; do sigstat $s rtnl_runs; done)
+ktap_info "rtnl_runs per switch before the refreshes: $(echo $rtnl0), after 3 s of them: $(echo $rtnl1)"
+ktap_result "refreshes, acks and hellos take no RTNL (rtnl_runs unchanged on every switch)" \
+	"$([ "$rtnl0" = "$rtnl1" ]; echo $?)"
 ktap_result "no ack travels between switches (nothing unexpected at sw2, sw3)" \
 	"$([ "$(sigstat sw2 drop_unexpected)" = "$un2" ] &&
 	   [ "$(sigstat sw3 drop_unexpected)" = "$un3" ]; echo $?)"

@@ -288,6 +288,11 @@ enum ethereal_sig_stats_attr {
 	ETHEREAL_SIG_STATS_A_DROP_AUTH,		/* on a keyed trunk: no or a bad AUTH,
 						 * or replayed
 						 */
+	ETHEREAL_SIG_STATS_A_RTNL_RUNS,		/* times signaling took RTNL: for
+						 * setups, answers, teardowns and
+						 * timeouts, never for refreshes,
+						 * hellos or PROCEEDINGs
+						 */
 	__ETHEREAL_SIG_STATS_A_MAX
 };
 
