@@ -217,6 +217,7 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		if (c[ETHEREAL_CONN_A_EXPIRES])
 			json_object_set_new(o, "expires_ms", json_integer(
 				mnl_attr_get_u32(c[ETHEREAL_CONN_A_EXPIRES])));
+		conn_delay_json(o, c);
 		if (ctl.details) {
 			json_object_set_new(o, "ifindex",
 					    json_integer(u32_attr(c[ETHEREAL_CONN_A_IN_IFINDEX])));
@@ -245,6 +246,7 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" %s", state);
 	if (c[ETHEREAL_CONN_A_EXPIRES])
 		printf(" expires %.1fs", mnl_attr_get_u32(c[ETHEREAL_CONN_A_EXPIRES]) / 1000.0);
+	conn_delay_print(c);
 	if (ctl.details)
 		printf(" index %u out-index %u", u32_attr(c[ETHEREAL_CONN_A_IN_IFINDEX]),
 		       u32_attr(c[ETHEREAL_CONN_A_OUT_IFINDEX]));

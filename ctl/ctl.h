@@ -83,6 +83,13 @@ json_t *stats_json(const struct nlattr *nest);
  * rate (the ethereal qdisc's too); the text output keeps tc's "10Mbit".
  */
 json_t *rate_json(uint64_t bits_per_sec);
+/*
+ * A connection's delay bounds (ETHEREAL_CONN_A_DELAY, _PATH_DELAY of the
+ * nest C), when it has them: " delay 6.8ms path 20.4ms", or delay_ns and
+ * path_delay_ns in JSON.
+ */
+void conn_delay_print(const struct nlattr **c);
+void conn_delay_json(json_t *o, const struct nlattr **c);
 void out_add(json_t *obj);
 void out_flush(void);
 const char *stp_state_name(uint8_t state);

@@ -18,6 +18,7 @@
 
 #include "ctl.h"
 #include "ids.h"
+#include "units.h"
 
 #ifndef VERSION
 #define VERSION "unknown"	/* built without the Makefile */
@@ -307,6 +308,30 @@ json_t *stats_json(const struct nlattr *nest)
 json_t *rate_json(uint64_t bits_per_sec)
 {
 	return json_integer((json_int_t)(bits_per_sec / 8));
+}
+
+void conn_delay_print(const struct nlattr **c)
+{
+	char s[32];
+
+	if (c[ETHEREAL_CONN_A_DELAY]) {
+		format_time(mnl_attr_get_u64(c[ETHEREAL_CONN_A_DELAY]), s, sizeof(s));
+		printf(" delay %s", s);
+	}
+	if (c[ETHEREAL_CONN_A_PATH_DELAY]) {
+		format_time(mnl_attr_get_u64(c[ETHEREAL_CONN_A_PATH_DELAY]), s, sizeof(s));
+		printf(" path %s", s);
+	}
+}
+
+void conn_delay_json(json_t *o, const struct nlattr **c)
+{
+	if (c[ETHEREAL_CONN_A_DELAY])
+		json_object_set_new(o, "delay_ns", json_integer(
+			(json_int_t)mnl_attr_get_u64(c[ETHEREAL_CONN_A_DELAY])));
+	if (c[ETHEREAL_CONN_A_PATH_DELAY])
+		json_object_set_new(o, "path_delay_ns", json_integer(
+			(json_int_t)mnl_attr_get_u64(c[ETHEREAL_CONN_A_PATH_DELAY])));
 }
 
 void out_add(json_t *obj)

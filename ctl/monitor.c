@@ -135,6 +135,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 			json_object_set_new(o, "reason", json_string(reason));
 		if (hop)
 			json_object_set_new(o, "hop", json_integer(hop));
+		conn_delay_json(o, c);
 		if (ctl.stats && c[ETHEREAL_CONN_A_STATS])
 			json_object_set_new(o, "stats", stats_json(c[ETHEREAL_CONN_A_STATS]));
 		json_dumpf(o, stdout, JSON_COMPACT);
@@ -167,6 +168,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" reason %s", reason);
 	if (hop)
 		printf(" hop %u", hop);
+	conn_delay_print(c);
 	putchar('\n');
 	if (ctl.stats && c[ETHEREAL_CONN_A_STATS])
 		stats_print(c[ETHEREAL_CONN_A_STATS], "    ");

@@ -24,6 +24,7 @@ static void explain(void)
 		"                    [ mode { paced | cyclic } ] [ be-limit SIZE ]\n"
 		"                    [ discard-window { TIME | off } ]\n"
 		"                    [ rt-buffer SIZE ] [ max-conns N ]\n"
+		"                    [ delay { TIME | auto } ]\n"
 		"  rate            the link rate (default: the device's speed)\n"
 		"  cycle           the cyclic scheduler's cycle, 100us to 1s (default 10ms)\n"
 		"  rt-limit        share of the rate real time may reserve (default 60%%)\n"
@@ -32,7 +33,10 @@ static void explain(void)
 		"  discard-window  preemptive discard window on a peripheral port\n"
 		"                  (default 50ms; off to disable)\n"
 		"  rt-buffer       connection queues' pool (default 1s of the rate)\n"
-		"  max-conns       connections the port may carry (default 4096)\n");
+		"  max-conns       connections the port may carry (default 4096)\n"
+		"  delay           the delay budget: the most a real-time frame waits for\n"
+		"                  others here, promised to every connection (default auto:\n"
+		"                  what rt-buffer and rt-limit imply)\n");
 }
 
 static int bad(const char *what, const char *arg, const char *why)
@@ -44,11 +48,11 @@ static int bad(const char *what, const char *arg, const char *why)
 static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			      struct nlmsghdr *n, const char *dev)
 {
-	__u64 rate = 0, window = 0;
+	__u64 rate = 0, window = 0, delay = 0;
 	__s64 cycle = 0, t;
 	unsigned int rt_limit = 0, be_limit = 0, rt_buffer = 0, max_conns = 0;
 	int have_rate = 0, have_cycle = 0, have_limit = 0, have_be = 0;
-	int have_window = 0, mode = -1;
+	int have_window = 0, have_delay = 0, mode = -1;
 	struct rtattr *tail;
 
 	for (; argc > 0; argc--, argv++) {
@@ -119,6 +123,18 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			if (get_unsigned(&max_conns, *argv, 0) || !max_conns ||
 			    max_conns > ETHEREAL_MAX_CONNS_MAX)
 				return bad("max-conns", *argv, "must be a number from 1 to 65524");
+		} else if (strcmp(*argv, "delay") == 0) {
+			NEXT_ARG();
+			if (strcmp(*argv, "auto") == 0) {
+				delay = 0;
+			} else if (get_time64(&t, *argv) || t <= 0) {
+				return bad("delay", *argv, "not a time (like 5ms), or auto");
+			} else if ((__u64)t > ETHEREAL_DELAY_MAX_NS) {
+				return bad("delay", *argv, "must be at most 60s");
+			} else {
+				delay = t;
+			}
+			have_delay = 1;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -146,6 +162,8 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_ETHEREAL_RT_BUFFER, rt_buffer);
 	if (max_conns)
 		addattr32(n, 1024, TCA_ETHEREAL_MAX_CONNS, max_conns);
+	if (have_delay)
+		addattr64(n, 1024, TCA_ETHEREAL_DELAY, delay);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -198,6 +216,14 @@ static int ethereal_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt
 	print_size(PRINT_ANY, "rt_buffer", "rt-buffer %s ", get_u32_or_0(tb[TCA_ETHEREAL_RT_BUFFER]));
 	print_uint(PRINT_ANY, "max_conns", "max-conns %u ", get_u32_or_0(tb[TCA_ETHEREAL_MAX_CONNS]));
 	print_size(PRINT_ANY, "buffered", "buffered %s", get_u32_or_0(tb[TCA_ETHEREAL_BUFFERED]));
+	if (tb[TCA_ETHEREAL_DELAY]) {
+		print_ns("delay", " delay %s", get_u64_or_0(tb[TCA_ETHEREAL_DELAY]));
+		print_ns("delay_used", " (used %s", get_u64_or_0(tb[TCA_ETHEREAL_DELAY_USED]));
+		if (tb[TCA_ETHEREAL_DELAY_FLOOR])
+			print_ns("delay_floor", ", promised %s",
+				 get_u64_or_0(tb[TCA_ETHEREAL_DELAY_FLOOR]));
+		print_string(PRINT_FP, NULL, "%s", ")");
+	}
 	return 0;
 }
 
@@ -228,7 +254,8 @@ static int ethereal_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *
 		print_string(PRINT_FP, NULL, " %s", "control: ");
 		open_json_object("control");
 		print_u64(PRINT_ANY, "packets", "sent %" PRIu64 " pkt ", st.ctl_packets);
-		print_u64(PRINT_ANY, "drops", "dropped %" PRIu64, st.ctl_drops);
+		print_u64(PRINT_ANY, "drops", "dropped %" PRIu64 " ", st.ctl_drops);
+		print_u64(PRINT_ANY, "late", "after real time %" PRIu64, st.ctl_late);
 		close_json_object();
 		print_nl();
 		print_u64(PRINT_ANY, "cycles", " cycles %" PRIu64 " ", st.cycles);

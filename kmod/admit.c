@@ -6,12 +6,20 @@
  * hold with the device's speed, the whole of it, the IDs and the qdisc's
  * default buffer, so that no port admits without bound, and a device that
  * reports no speed admits nothing until it gets the qdisc and a rate.
+ *
+ * A port our qdisc schedules also bounds each connection's delay (bound.h,
+ * Documentation/delay-bounds.md): admission keeps the port's common term
+ * within its budget and within every budget it promised before, and says
+ * what it promises the new connection.
  */
+#include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
 
 #include <linux/ethereal.h>
 
 #include "admit.h"
+#include "bound.h"
+#include "conn.h"
 #include "sch_ethereal_port.h"
 #include "switch.h"
 
@@ -20,30 +28,69 @@ static void ethereal_port_limits(const struct ethereal_port *port, struct ethere
 {
 	if (ethereal_sched_limits(port, l))
 		return;
+	memset(l, 0, sizeof(*l));
 	l->rate = ethereal_dev_speed(port->dev);
 	l->rt_limit = 100;	/* no scheduler holds real time back */
 	/* max-conns bounds a scheduler's work: without one, the IDs do. */
 	l->max_conns = ETHEREAL_MAX_CONNS_MAX;
 	l->rt_buffer = min_t(u64, ethereal_bytes_in(l->rate, ETHEREAL_RT_BUFFER_NS), U32_MAX);
+	l->cycle = ETHEREAL_CYCLE_DEFAULT;
 }
 
-int ethereal_port_admit(const struct ethereal_port *port, u64 rate, u32 burst,
+/* The largest frame of best effort PORT sends with MTU: it may be tagged. */
+u32 ethereal_port_l_be(const struct ethereal_port *port, u32 mtu)
+{
+	return mtu + ETH_HLEN + VLAN_HLEN;
+}
+
+u64 ethereal_limits_budget(const struct ethereal_limits *l)
+{
+	if (!l->sched)
+		return U64_MAX;
+	return l->delay ?: ethereal_dl_budget_default(l->rate, l->rt_limit, l->rt_buffer,
+						      l->cycle, l->l_be);
+}
+
+/* The common term of PORT's connections and one of B or V more, under L. */
+static u64 ethereal_dl_used(const struct ethereal_port *port, const struct ethereal_limits *l,
+			    u64 b, u64 v)
+{
+	if (!l->sched)
+		return U64_MAX;
+	return ethereal_dl_common(l->rate, l->l_be,
+				  l->paced ? ethereal_add_sat(port->dl_paced, b) :
+					     ethereal_add_sat(port->dl_cyclic, v), l->paced);
+}
+
+u64 ethereal_port_dl_used(const struct ethereal_port *port, const struct ethereal_limits *l)
+{
+	return ethereal_dl_used(port, l, 0, 0);
+}
+
+/*
+ * Whether the connection CFG describes fits on PORT, its output: bandwidth,
+ * connections, buffer, and the delay budget, its bound at most MAX_HOP
+ * (U64_MAX: any). A: what it adds and what it is promised.
+ */
+int ethereal_port_admit(const struct ethereal_port *port, const struct ethereal_conn_cfg *cfg,
+			u64 max_hop, struct ethereal_admission *a,
 			struct netlink_ext_ack *extack)
 {
 	struct ethereal_limits l;
+	u64 limit;
 
-	ASSERT_RTNL();
+	ethereal_assert_config(port->sw);
 	ethereal_port_limits(port, &l);
 	if (!l.rate) {
 		NL_SET_ERR_MSG(extack,
 			       "The output port reports no speed: give it the ethereal qdisc with a rate");
 		return -EINVAL;
 	}
-	if (rate > l.rate) {
+	if (cfg->rate > l.rate) {
 		NL_SET_ERR_MSG(extack, "Rate exceeds the output port's link rate");
 		return -EINVAL;
 	}
-	if (!ethereal_admits(l.rate, l.rt_limit, port->reserved, rate)) {
+	if (!ethereal_admits(l.rate, l.rt_limit, port->reserved, cfg->rate)) {
 		if (l.rt_limit < 100)
 			NL_SET_ERR_MSG(extack,
 				       "Not enough real-time bandwidth left on the output port (rt-limit)");
@@ -56,18 +103,84 @@ int ethereal_port_admit(const struct ethereal_port *port, u64 rate, u32 burst,
 		NL_SET_ERR_MSG(extack, "The output port has its most connections (max-conns)");
 		return -EMLINK;
 	}
-	if (port->buffered + 2ULL * burst > l.rt_buffer) {
+	if (port->buffered + 2ULL * cfg->burst > l.rt_buffer) {
 		NL_SET_ERR_MSG(extack,
 			       "Not enough queue buffer left on the output port (rt-buffer)");
 		return -ENOBUFS;
 	}
+
+	a->dl_b = ethereal_dl_paced(cfg->rate, cfg->burst, cfg->max_pkt, l.cycle);
+	a->dl_v = ethereal_dl_cyclic(cfg->rate, cfg->max_pkt, l.cycle);
+	a->budget = ethereal_limits_budget(&l);
+	a->hop = ethereal_dl_hop(l.paced, a->budget, cfg->rate, cfg->burst, l.cycle);
+	a->tol = l.sched && l.paced ? a->dl_b : cfg->burst;
+	if (a->hop > max_hop) {
+		if (l.sched)
+			NL_SET_ERR_MSG(extack,
+				       "The delay bound would exceed the maximum asked for");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "The output port bounds no delay: it has no ethereal qdisc");
+		return -ETIME;
+	}
+	if (!l.sched)
+		return 0;
+	/* Every bound promised here holds: the budget then, and the one now. */
+	limit = min(a->budget, port->dl_floor);
+	if (ethereal_dl_used(port, &l, a->dl_b, a->dl_v) > limit) {
+		NL_SET_ERR_MSG(extack,
+			       "The output port's delay budget cannot take the connection (delay)");
+		return -ETIME;
+	}
 	return 0;
 }
 
-/* Whether PORT's connections fit in limits L (a qdisc's, being changed). */
-int ethereal_port_fits(const struct ethereal_port *port, const struct ethereal_limits *l,
+/* CONN, just admitted on PORT, its output, or leaving it: the sums. */
+void ethereal_port_dl_add(struct ethereal_port *port, const struct ethereal_conn *conn)
+{
+	port->dl_paced = ethereal_add_sat(port->dl_paced, conn->dl_b);
+	port->dl_cyclic = ethereal_add_sat(port->dl_cyclic, conn->dl_v);
+	port->dl_floor = min(port->dl_floor, conn->dl_budget);
+}
+
+void ethereal_port_dl_del(struct ethereal_port *port, const struct ethereal_conn *conn)
+{
+	port->dl_paced -= min(port->dl_paced, conn->dl_b);
+	port->dl_cyclic -= min(port->dl_cyclic, conn->dl_v);
+	/* Kept low while any promise may rest on it: reset when none is left. */
+	if (!port->n_out)
+		port->dl_floor = U64_MAX;
+}
+
+/* PORT's cycle is CYCLE from now on: its connections' shares anew. */
+void ethereal_port_dl_rebase(struct ethereal_port *port, u64 cycle)
+{
+	struct ethereal_conn *conn;
+	unsigned long id;
+
+	ASSERT_RTNL();
+	port->dl_paced = 0;
+	port->dl_cyclic = 0;
+	xa_for_each(&port->out_conns, id, conn) {
+		conn->dl_b = ethereal_dl_paced(conn->rate, conn->burst, conn->max_pkt, cycle);
+		conn->dl_v = ethereal_dl_cyclic(conn->rate, conn->max_pkt, cycle);
+		port->dl_paced = ethereal_add_sat(port->dl_paced, conn->dl_b);
+		port->dl_cyclic = ethereal_add_sat(port->dl_cyclic, conn->dl_v);
+	}
+}
+
+/*
+ * Whether PORT's connections fit in limits L (a qdisc's, being changed, or
+ * its device's MTU): their bandwidth, number and buffers, and every delay
+ * bound and policing burst they were promised.
+ */
+int ethereal_port_fits(struct ethereal_port *port, const struct ethereal_limits *l,
 		       struct netlink_ext_ack *extack)
 {
+	u64 sum_b = 0, sum_v = 0, used, b;
+	struct ethereal_conn *conn;
+	unsigned long id;
+
 	ASSERT_RTNL();
 	if (!ethereal_admits(l->rate, l->rt_limit, 0, port->reserved)) {
 		NL_SET_ERR_MSG(extack, "The port's reservations exceed rt-limit of this rate");
@@ -76,6 +189,37 @@ int ethereal_port_fits(const struct ethereal_port *port, const struct ethereal_l
 	if (port->buffered > l->rt_buffer || port->n_out > l->max_conns) {
 		NL_SET_ERR_MSG(extack, "The port's connections exceed rt-buffer or max-conns");
 		return -EBUSY;
+	}
+	if (!l->sched || !port->n_out)
+		return 0;
+	xa_for_each(&port->out_conns, id, conn) {
+		sum_b = ethereal_add_sat(sum_b, ethereal_dl_paced(conn->rate, conn->burst,
+								  conn->max_pkt, l->cycle));
+		sum_v = ethereal_add_sat(sum_v, ethereal_dl_cyclic(conn->rate, conn->max_pkt,
+								   l->cycle));
+	}
+	used = ethereal_dl_common(l->rate, l->l_be, l->paced ? sum_b : sum_v, l->paced);
+	if (used > ethereal_limits_budget(l)) {
+		NL_SET_ERR_MSG(extack, "The port's connections take more than this delay budget");
+		return -EBUSY;
+	}
+	xa_for_each(&port->out_conns, id, conn) {
+		b = ethereal_dl_paced(conn->rate, conn->burst, conn->max_pkt, l->cycle);
+		/* Policed to less than it told a source, whose frames would wait. */
+		if (l->paced && conn->origin == ETHEREAL_ORIGIN_SIGNALED && b < conn->dl_tol) {
+			NL_SET_ERR_MSG(extack,
+				       "A connection would be policed to less than its promised burst");
+			return -EBUSY;
+		}
+		if (conn->dl_hop == U64_MAX)
+			continue;
+		if ((l->paced ? used :
+		     ethereal_dl_cyclic_hop(used, conn->rate, conn->burst, l->cycle)) >
+		    conn->dl_hop) {
+			NL_SET_ERR_MSG(extack,
+				       "A connection would lose the delay bound promised it");
+			return -EBUSY;
+		}
 	}
 	return 0;
 }

@@ -101,14 +101,40 @@ struct ethereal_limits {
 	u32 rt_limit;		/* percent of it real time may reserve */
 	u32 max_conns;
 	u32 rt_buffer;		/* bytes of connection queues */
+	/* Delay bounds: only a port our qdisc schedules has them. */
+	bool sched;
+	bool paced;		/* the qdisc's mode */
+	u64 cycle;		/* ns */
+	u64 delay;		/* the budget, ns; 0: the default (bound.h) */
+	u32 l_be;		/* bytes: the port's largest best-effort frame */
 };
 
 #define ETHEREAL_RT_BUFFER_NS	1000000000ULL	/* default pool: 1 s of the link */
+#define ETHEREAL_CYCLE_DEFAULT	10000000ULL	/* the paper's 10 ms */
 
-/* admit.c: a port's admission, RTNL held */
-int ethereal_port_admit(const struct ethereal_port *port, u64 rate, u32 burst,
+/* What admission tells of a connection it takes (bound.h). */
+struct ethereal_admission {
+	u64 dl_b;		/* paced: B_j, and the burst it is policed to */
+	u64 dl_v;		/* cyclic: V_j */
+	u64 budget;		/* the port's, promised; U64_MAX: none */
+	u64 hop;		/* the bound promised here; U64_MAX: none */
+	u64 tol;		/* the burst the port polices it to */
+};
+
+struct ethereal_conn;
+struct ethereal_conn_cfg;
+
+/* admit.c: a port's admission, RTNL and the switch's lock held */
+int ethereal_port_admit(const struct ethereal_port *port, const struct ethereal_conn_cfg *cfg,
+			u64 max_hop, struct ethereal_admission *a,
 			struct netlink_ext_ack *extack);
-int ethereal_port_fits(const struct ethereal_port *port, const struct ethereal_limits *l,
+int ethereal_port_fits(struct ethereal_port *port, const struct ethereal_limits *l,
 		       struct netlink_ext_ack *extack);
+void ethereal_port_dl_add(struct ethereal_port *port, const struct ethereal_conn *conn);
+void ethereal_port_dl_del(struct ethereal_port *port, const struct ethereal_conn *conn);
+void ethereal_port_dl_rebase(struct ethereal_port *port, u64 cycle);
+u64 ethereal_limits_budget(const struct ethereal_limits *l);
+u64 ethereal_port_dl_used(const struct ethereal_port *port, const struct ethereal_limits *l);
+u32 ethereal_port_l_be(const struct ethereal_port *port, u32 mtu);
 
 #endif /* _ETHEREAL_ADMIT_H */

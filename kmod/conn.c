@@ -16,6 +16,7 @@
 #include <linux/ethereal.h>
 
 #include "admit.h"
+#include "bound.h"
 #include "compat.h"
 #include "conn.h"
 #include "discard.h"
@@ -58,7 +59,22 @@ static int ethereal_conn_quota(const struct ethereal_conn_cfg *cfg,
 	return 0;
 }
 
+/*
+ * A frame from a host reaches its first switch whole after its link
+ * carried it: the bound counts that link, when the switch knows its rate.
+ */
+static u64 ethereal_conn_link_ns(const struct ethereal_conn_cfg *cfg)
+{
+	u64 rate;
+
+	if (cfg->in->role != ETHEREAL_PORT_PERIPHERAL)
+		return 0;
+	rate = ethereal_port_rate(cfg->in);
+	return rate ? ethereal_tx_ns(cfg->max_pkt, rate) : 0;
+}
+
 static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
+			       struct ethereal_admission *a,
 			       struct netlink_ext_ack *extack)
 {
 	int err;
@@ -87,8 +103,11 @@ static int ethereal_conn_check(const struct ethereal_conn_cfg *cfg,
 	err = ethereal_conn_quota(cfg, extack);
 	if (err)
 		return err;
-	/* Bandwidth, connections and buffer on the output link. */
-	return ethereal_port_admit(cfg->out, cfg->rate, cfg->burst, extack);
+	/* Bandwidth, connections, buffer and delay on the output link. */
+	err = ethereal_port_admit(cfg->out, cfg, cfg->max_delay ?
+				  ethereal_sub_sat(cfg->max_delay, ethereal_conn_link_ns(cfg)) :
+				  U64_MAX, a, extack);
+	return err;
 }
 
 /* Take the output ID: the one asked for, or a free one. */
@@ -129,11 +148,12 @@ static int ethereal_conn_take_out_id(struct ethereal_conn *conn,
 struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 					struct netlink_ext_ack *extack)
 {
+	struct ethereal_admission a;
 	struct ethereal_conn *conn;
 	int err;
 
 	ethereal_assert_config(cfg->in->sw);
-	err = ethereal_conn_check(cfg, extack);
+	err = ethereal_conn_check(cfg, &a, extack);
 	if (err)
 		return ERR_PTR(err);
 
@@ -156,6 +176,12 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->rate = cfg->rate;
 	conn->burst = cfg->burst;
 	conn->max_pkt = cfg->max_pkt;
+	conn->dl_b = a.dl_b;
+	conn->dl_v = a.dl_v;
+	conn->dl_budget = a.budget;
+	conn->dl_hop = a.hop;
+	conn->dl_tol = a.tol;
+	conn->delay = ethereal_add_sat(a.hop, ethereal_conn_link_ns(cfg));
 
 	err = ethereal_conn_take_out_id(conn, cfg, extack);
 	if (err)
@@ -187,6 +213,7 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->out->n_out++;
 	conn->out->reserved += conn->rate;
 	conn->out->buffered += 2ULL * conn->burst;
+	ethereal_port_dl_add(conn->out, conn);
 	conn->in->sw->n_conns++;
 	ethereal_switch_changed(conn->in->sw);
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_CONN]);
@@ -214,6 +241,7 @@ void ethereal_conn_del(struct ethereal_conn *conn)
 	conn->out->n_out--;
 	conn->out->reserved -= conn->rate;
 	conn->out->buffered -= 2ULL * conn->burst;
+	ethereal_port_dl_del(conn->out, conn);
 	conn->in->sw->n_conns--;
 	ethereal_switch_changed(conn->in->sw);
 	ethereal_discard_update(conn->in);

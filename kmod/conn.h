@@ -31,6 +31,15 @@ struct ethereal_conn {
 	u64 rate;			/* bit/s */
 	u32 burst;			/* bytes */
 	u32 max_pkt;			/* bytes, Ethernet header included */
+	/* Its delay bound here (bound.h), U64_MAX: none. */
+	u64 delay;			/* ns: the output port's, and the link
+					 * from a host to this first switch
+					 */
+	u64 dl_hop;			/* ns: the output port's promise */
+	u64 dl_budget;			/* ns: the port's budget it rests on */
+	u64 dl_tol;			/* bytes: the burst policed to, as told */
+	u64 dl_b;			/* what it adds to the port's sums */
+	u64 dl_v;
 	struct ethereal_conn_sig sig;	/* ETHEREAL_ORIGIN_SIGNALED only */
 	struct ethereal_stats __percpu *stats;
 	struct rcu_head rcu;
@@ -50,6 +59,9 @@ struct ethereal_conn_cfg {
 	u64 rate;
 	u32 burst;
 	u32 max_pkt;
+	u64 max_delay;			/* ns its bound here may be, link from a
+					 * host included; 0: any
+					 */
 };
 
 static inline bool ethereal_mac_is_rt(const u8 *mac)

@@ -314,6 +314,12 @@ static int ethereal_fill_conn(struct sk_buff *msg, const struct ethereal_conn *c
 	    nla_put_u32(msg, ETHEREAL_CONN_A_BURST, conn->burst) ||
 	    nla_put_u32(msg, ETHEREAL_CONN_A_MAX_PKT, conn->max_pkt) ||
 	    nla_put_u8(msg, ETHEREAL_CONN_A_ORIGIN, conn->origin) ||
+	    (conn->delay != U64_MAX &&
+	     nla_put_u64_64bit(msg, ETHEREAL_CONN_A_DELAY, conn->delay, ETHEREAL_CONN_A_PAD)) ||
+	    (conn->origin == ETHEREAL_ORIGIN_SIGNALED &&
+	     conn->sig.path_delay != ETHEREAL_SIG_DELAY_NONE &&
+	     nla_put_u64_64bit(msg, ETHEREAL_CONN_A_PATH_DELAY, conn->sig.path_delay,
+			       ETHEREAL_CONN_A_PAD)) ||
 	    (conn->origin == ETHEREAL_ORIGIN_SIGNALED &&
 	     (nla_put_u8(msg, ETHEREAL_CONN_A_STATE, conn->sig.state) ||
 	      nla_put_u32(msg, ETHEREAL_CONN_A_EXPIRES,

@@ -50,6 +50,7 @@
 #include <linux/ethereal.h>
 
 #include "admit.h"
+#include "bound.h"
 #include "compat.h"
 #include "discard.h"
 #include "netlink.h"
@@ -60,7 +61,6 @@
 #include "wheel.h"
 
 #define ETHEREAL_LINK_BURST_NS	1000000ULL	/* 1 ms back to back after idle */
-#define ETHEREAL_CYCLE_DEFAULT	10000000ULL	/* the paper's 10 ms */
 #define ETHEREAL_RT_LIMIT_DEFAULT 60
 #define ETHEREAL_MAX_CONNS_DEFAULT 4096
 #define ETHEREAL_DISCARD_DEFAULT 50000000ULL
@@ -339,6 +339,30 @@ static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *ne
 	return NULL;
 }
 
+/*
+ * The control bucket, a GCRA at ETHEREAL_CTL_SHARE of the link with
+ * ETHEREAL_CTL_BURST bytes of tolerance: whether a frame of LEN may go
+ * ahead of real time NOW.
+ */
+static bool ethereal_ctl_due(const struct ethereal_sched *q, u64 now, unsigned int len)
+{
+	u64 rate = ethereal_ctl_rate(q->rate);
+	u64 tol = ethereal_tx_ns(ETHEREAL_CTL_BURST, rate);
+	u64 tx = ethereal_tx_ns(len, rate);
+
+	return q->ctl_time <= now + (tol > tx ? tol - tx : 0);
+}
+
+static struct sk_buff *ethereal_ctl_pop(struct ethereal_sched *q, u64 now)
+{
+	struct sk_buff *skb = __qdisc_dequeue_head(&q->ctl);
+
+	q->ctl_time = max(q->ctl_time, now) +
+		      ethereal_tx_ns(qdisc_pkt_len(skb), ethereal_ctl_rate(q->rate));
+	q->x.ctl_packets++;
+	return skb;
+}
+
 static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 {
 	struct ethereal_sched *q = qdisc_priv(sch);
@@ -352,12 +376,12 @@ static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 		return NULL;
 	}
 	/*
-	 * Signaling first, so that a congested port cannot delay setups; it
-	 * is rate-limited where it comes from and counts against the link.
+	 * Signaling first, so that a congested port cannot delay setups,
+	 * within its bucket, which real time's delay bounds count on
+	 * (bound.h); beyond it, after real time.
 	 */
-	skb = __qdisc_dequeue_head(&q->ctl);
-	if (skb) {
-		q->x.ctl_packets++;
+	if (q->ctl.qlen && ethereal_ctl_due(q, now, qdisc_pkt_len(q->ctl.head))) {
+		skb = ethereal_ctl_pop(q, now);
 		goto sent;
 	}
 	if (q->mode == ETHEREAL_MODE_PACED)
@@ -367,6 +391,9 @@ static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 	if (skb) {
 		q->x.rt_packets++;
 		q->x.rt_bytes += qdisc_pkt_len(skb);
+	} else if (q->ctl.qlen) {
+		q->x.ctl_late++;
+		skb = ethereal_ctl_pop(q, now);
 	} else {
 		skb = __qdisc_dequeue_head(&q->be);
 		if (!skb) {
@@ -399,6 +426,10 @@ static struct netlink_range_validation ethereal_window_range __ro_after_init = {
 	.max = ETHEREAL_DISCARD_MAX_NS,
 };
 
+static struct netlink_range_validation ethereal_delay_range __ro_after_init = {
+	.max = ETHEREAL_DELAY_MAX_NS,
+};
+
 static struct netlink_range_validation ethereal_max_conns_range __ro_after_init = {
 	.min = 1,
 	.max = ETHEREAL_MAX_CONNS_MAX,
@@ -417,6 +448,9 @@ static const struct nla_policy ethereal_qdisc_policy[TCA_ETHEREAL_MAX + 1] = {
 	[TCA_ETHEREAL_RT_BUFFER] = NLA_POLICY_MIN(NLA_U32, ETH_FRAME_LEN),
 	[TCA_ETHEREAL_MAX_CONNS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_max_conns_range),
 	[TCA_ETHEREAL_BUFFERED] = { .type = NLA_REJECT },
+	[TCA_ETHEREAL_DELAY] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_delay_range),
+	[TCA_ETHEREAL_DELAY_USED] = { .type = NLA_REJECT },
+	[TCA_ETHEREAL_DELAY_FLOOR] = { .type = NLA_REJECT },
 };
 
 static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
@@ -427,6 +461,7 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	u64 rate = q->rate, cycle = q->cycle, window = q->discard_window;
 	u32 rt_limit = q->rt_limit, be_limit = q->be_limit;
 	u32 rt_buffer = q->rt_buffer, max_conns = q->max_conns;
+	u64 delay = q->delay;
 	u8 mode = q->mode;
 	int err;
 
@@ -464,10 +499,20 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 				    ETH_FRAME_LEN, U32_MAX);
 	if (tb[TCA_ETHEREAL_MAX_CONNS])
 		max_conns = nla_get_u32(tb[TCA_ETHEREAL_MAX_CONNS]);
+	if (tb[TCA_ETHEREAL_DELAY])
+		delay = nla_get_u64(tb[TCA_ETHEREAL_DELAY]);
 	if (q->port) {
-		struct ethereal_limits l = { .rate = rate, .rt_limit = rt_limit,
-					     .max_conns = max_conns, .rt_buffer = rt_buffer };
+		struct ethereal_limits l;
 
+		/* The port's MTU, and these settings. */
+		ethereal_sched_fill_limits(q, q->port, &l);
+		l.rate = rate;
+		l.rt_limit = rt_limit;
+		l.max_conns = max_conns;
+		l.rt_buffer = rt_buffer;
+		l.paced = mode == ETHEREAL_MODE_PACED;
+		l.cycle = cycle;
+		l.delay = delay;
 		err = ethereal_port_fits(q->port, &l, extack);
 		if (err)
 			return err;
@@ -479,6 +524,7 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	q->be_limit = be_limit;
 	q->rt_buffer = rt_buffer;
 	q->max_conns = max_conns;
+	q->delay = delay;
 	q->discard_window = window;
 	if (q->cycle != cycle || q->mode != mode) {
 		q->cycle = cycle;
@@ -486,6 +532,8 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 		ethereal_reschedule(q);
 	}
 	sch_tree_unlock(sch);
+	if (q->port && q->port->sched == q)
+		ethereal_port_dl_rebase(q->port, cycle);
 	if (q->port && q->port->sched == q)
 		ethereal_discard_set(q->port, rate, window);
 	return 0;
@@ -521,10 +569,9 @@ static int ethereal_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 	if (sch->parent == TC_H_ROOT) {
 		port = ethereal_port_find(dev_net(qdisc_dev(sch)), qdisc_dev(sch));
 		if (port) {
-			struct ethereal_limits l = { .rate = q->rate, .rt_limit = q->rt_limit,
-						     .max_conns = q->max_conns,
-						     .rt_buffer = q->rt_buffer };
+			struct ethereal_limits l;
 
+			ethereal_sched_fill_limits(q, port, &l);
 			err = ethereal_port_fits(port, &l, extack);
 			if (err)
 				return err;
@@ -567,6 +614,36 @@ static void ethereal_destroy(struct Qdisc *sch)
 	__qdisc_reset_queue(&q->ctl);
 }
 
+/*
+ * The delay budget in force (the default one when none is set), and, on a
+ * switch port, what its connections take of it and the least promised.
+ */
+static int ethereal_dump_delay(const struct ethereal_sched *q, struct sk_buff *skb)
+{
+	struct ethereal_limits l;
+
+	if (!q->port) {
+		l.rate = q->rate;
+		l.rt_limit = q->rt_limit;
+		l.rt_buffer = q->rt_buffer;
+		l.cycle = q->cycle;
+		l.delay = q->delay;
+		l.sched = true;
+		l.l_be = ETH_HLEN + VLAN_HLEN + READ_ONCE(qdisc_dev(q->sch)->mtu);
+		return nla_put_u64_64bit(skb, TCA_ETHEREAL_DELAY, ethereal_limits_budget(&l),
+					 TCA_ETHEREAL_PAD);
+	}
+	ethereal_sched_fill_limits(q, q->port, &l);
+	return nla_put_u64_64bit(skb, TCA_ETHEREAL_DELAY, ethereal_limits_budget(&l),
+				 TCA_ETHEREAL_PAD) ||
+	       nla_put_u64_64bit(skb, TCA_ETHEREAL_DELAY_USED,
+				 q->port->n_out ? ethereal_port_dl_used(q->port, &l) : 0,
+				 TCA_ETHEREAL_PAD) ||
+	       (q->port->dl_floor != U64_MAX &&
+		nla_put_u64_64bit(skb, TCA_ETHEREAL_DELAY_FLOOR, q->port->dl_floor,
+				  TCA_ETHEREAL_PAD));
+}
+
 static int ethereal_dump(struct Qdisc *sch, struct sk_buff *skb)
 {
 	struct ethereal_sched *q = qdisc_priv(sch);
@@ -588,7 +665,8 @@ static int ethereal_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_ETHEREAL_RT_BUFFER, q->rt_buffer) ||
 	    nla_put_u32(skb, TCA_ETHEREAL_MAX_CONNS, q->max_conns) ||
 	    nla_put_u32(skb, TCA_ETHEREAL_BUFFERED,
-			q->port ? min_t(u64, q->port->buffered, U32_MAX) : 0))
+			q->port ? min_t(u64, q->port->buffered, U32_MAX) : 0) ||
+	    ethereal_dump_delay(q, skb))
 		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 

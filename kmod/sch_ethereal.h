@@ -53,9 +53,11 @@ struct ethereal_sched {
 	u32 be_limit;			/* bytes */
 	u32 rt_buffer;			/* bytes of connection queues allowed */
 	u32 max_conns;
+	u64 delay;			/* budget, ns; 0: the default */
 	u8 mode;
 
 	u64 link_time;			/* when the link is free */
+	u64 ctl_time;			/* control's bucket: its next frame's time */
 	struct qdisc_skb_head be;
 	u32 be_backlog;
 	struct qdisc_skb_head ctl;	/* signaling and ARP probes of the switch */
@@ -106,6 +108,9 @@ void ethereal_class_remove_all(struct ethereal_sched *q);
 
 /* sch_ethereal_port.c (RTNL held) */
 void ethereal_sched_attach(struct ethereal_sched *q, struct ethereal_port *port);
+struct ethereal_limits;
+void ethereal_sched_fill_limits(const struct ethereal_sched *q, const struct ethereal_port *port,
+				struct ethereal_limits *l);
 void ethereal_sched_release(struct ethereal_sched *q);
 
 #endif

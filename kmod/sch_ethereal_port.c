@@ -27,6 +27,7 @@ void ethereal_sched_attach(struct ethereal_sched *q, struct ethereal_port *port)
 
 	port->sched = q;
 	q->port = port;
+	ethereal_port_dl_rebase(port, q->cycle);
 	xa_for_each(&port->out_conns, qid, conn)
 		if (ethereal_class_insert(q, conn))
 			netdev_warn(port->dev, "no memory for the queue of connection %u\n",
@@ -94,6 +95,37 @@ void ethereal_sched_release(struct ethereal_sched *q)
 		ethereal_sched_bind(port);
 }
 
+/* The limits Q's settings set PORT, its port. */
+void ethereal_sched_fill_limits(const struct ethereal_sched *q, const struct ethereal_port *port,
+				struct ethereal_limits *l)
+{
+	l->rate = q->rate;
+	l->rt_limit = q->rt_limit;
+	l->max_conns = q->max_conns;
+	l->rt_buffer = q->rt_buffer;
+	l->sched = true;
+	l->paced = q->mode == ETHEREAL_MODE_PACED;
+	l->cycle = q->cycle;
+	l->delay = q->delay;
+	l->l_be = ethereal_port_l_be(port, READ_ONCE(port->dev->mtu));
+}
+
+/*
+ * Whether PORT's connections keep their delay bounds with MTU: a larger
+ * frame of best effort may hold the link longer.
+ */
+int ethereal_sched_mtu_fits(struct ethereal_port *port, u32 mtu)
+{
+	struct ethereal_limits l;
+
+	ASSERT_RTNL();
+	if (!port->sched || !port->n_out)
+		return 0;
+	ethereal_sched_fill_limits(port->sched, port, &l);
+	l.l_be = ethereal_port_l_be(port, mtu);
+	return ethereal_port_fits(port, &l, NULL);
+}
+
 /* PORT's limits, when its scheduler is ours. */
 bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_limits *l)
 {
@@ -102,10 +134,7 @@ bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_lim
 	ASSERT_RTNL();
 	if (!q)
 		return false;
-	l->rate = q->rate;
-	l->rt_limit = q->rt_limit;
-	l->max_conns = q->max_conns;
-	l->rt_buffer = q->rt_buffer;
+	ethereal_sched_fill_limits(q, port, l);
 	return true;
 }
 

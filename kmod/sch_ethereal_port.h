@@ -20,6 +20,7 @@ void ethereal_sched_unregister(void);
 void ethereal_sched_bind(struct ethereal_port *port);
 void ethereal_sched_unbind(struct ethereal_port *port);
 bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_limits *l);
+int ethereal_sched_mtu_fits(struct ethereal_port *port, u32 mtu);
 u64 ethereal_sched_rate(const struct ethereal_port *port);
 int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn);
 void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn);

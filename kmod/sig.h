@@ -20,7 +20,7 @@
 #define ETHEREAL_SIG_ARP_TIMEOUT msecs_to_jiffies(ETHEREAL_SIG_ARP_WAIT_MS)
 #define ETHEREAL_SIG_ARP_RETRY	(HZ / 5)
 /* What a first switch offers its host (ETHEREAL_SIG_A_FEATURES of ACCEPT). */
-#define ETHEREAL_SIG_FEATURES	ETHEREAL_SIG_FEAT_REFRESH_ACK
+#define ETHEREAL_SIG_FEATURES	(ETHEREAL_SIG_FEAT_REFRESH_ACK | ETHEREAL_SIG_FEAT_DELAY)
 
 /* A setup waiting for the receiver's ARP answer. */
 struct ethereal_sig_wait {

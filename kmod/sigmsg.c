@@ -22,6 +22,8 @@ static const u8 ethereal_sig_attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_AUTH] = ETHEREAL_SIG_AUTH_SIZE,
 	[ETHEREAL_SIG_A_CHALLENGE] = 8,
 	[ETHEREAL_SIG_A_RESPONSE] = 8,
+	[ETHEREAL_SIG_A_DELAY] = 8,
+	[ETHEREAL_SIG_A_MAX_DELAY] = 8,
 };
 
 static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
@@ -70,6 +72,12 @@ static void ethereal_sig_get(struct ethereal_sig_msg *m, unsigned int type,
 		break;
 	case ETHEREAL_SIG_A_RESPONSE:
 		m->response = get_unaligned_be64(v);
+		break;
+	case ETHEREAL_SIG_A_DELAY:
+		m->delay = get_unaligned_be64(v);
+		break;
+	case ETHEREAL_SIG_A_MAX_DELAY:
+		m->max_delay = get_unaligned_be64(v);
 		break;
 	}
 }
@@ -220,6 +228,12 @@ size_t ethereal_sig_build(void *buf, size_t size, const struct ethereal_sig_msg 
 			break;
 		case ETHEREAL_SIG_A_RESPONSE:
 			put_unaligned_be64(m->response, v);
+			break;
+		case ETHEREAL_SIG_A_DELAY:
+			put_unaligned_be64(m->delay, v);
+			break;
+		case ETHEREAL_SIG_A_MAX_DELAY:
+			put_unaligned_be64(m->max_delay, v);
 			break;
 		}
 		p = ethereal_sig_put(p, type, v);

@@ -57,6 +57,8 @@ struct ethereal_sig_msg {
 	u16 auth_off;		/* and where its value starts (parse) */
 	u64 challenge;		/* A_CHALLENGE */
 	u64 response;		/* A_RESPONSE */
+	u64 delay;		/* A_DELAY, ns */
+	u64 max_delay;		/* A_MAX_DELAY, ns */
 };
 
 /* Why a message was refused, for the counters. */

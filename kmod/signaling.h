@@ -107,6 +107,9 @@ struct ethereal_conn_sig {
 	u8 proceeds;			/* PROCEEDINGs taken while pending */
 	u32 cookie;
 	u32 lifetime_ms;
+	u64 path_delay;			/* ns: the path's bound up to here, once
+					 * accepted the whole path's; U64_MAX none
+					 */
 	unsigned long deadline;		/* jiffies: answer due, or expiry */
 	struct ethereal_sig_peer peer;
 };

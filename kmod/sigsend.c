@@ -125,6 +125,18 @@ void ethereal_sig_send_down(struct ethereal_conn *conn, struct ethereal_sig_msg 
 void ethereal_sig_send_accept(struct ethereal_conn *conn, struct ethereal_sig_msg *m)
 {
 	m->type = ETHEREAL_SIG_ACCEPT;
+	/*
+	 * The contract: the burst every switch of the path polices to (the
+	 * least of them), and the path's delay bound, if it has one.
+	 */
+	if (!(m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_BURST)) || m->burst > conn->dl_tol)
+		m->burst = min_t(u64, conn->dl_tol, U32_MAX);
+	m->present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_BURST);
+	m->delay = conn->sig.path_delay;
+	if (m->delay == ETHEREAL_SIG_DELAY_NONE)
+		m->present &= ~ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DELAY);
+	else
+		m->present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DELAY);
 	if (conn->sig.has_peer) {
 		m->features = ETHEREAL_SIG_FEATURES;
 		m->present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES);

@@ -18,6 +18,7 @@
 #include <linux/ethereal_sig.h>
 
 #include "admit.h"
+#include "bound.h"
 #include "conn.h"
 #include "neigh.h"
 #include "netlink.h"
@@ -163,6 +164,8 @@ static u16 ethereal_sig_reason(int err)
 		return ETHEREAL_SIG_R_NO_ROUTE;
 	case -EDQUOT:
 		return ETHEREAL_SIG_R_QUOTA;
+	case -ETIME:
+		return ETHEREAL_SIG_R_DELAY;
 	default:
 		return ETHEREAL_SIG_R_INVALID;
 	}
@@ -195,6 +198,34 @@ static int ethereal_sig_route(struct ethereal_port *in, __be32 daddr,
 	return *out && (*out)->sw == sw ? 0 : -ENOENT;
 }
 
+/*
+ * The delay bound of the switches a SETUP crossed before this one: none
+ * yet from a host (whatever it says), unknown from a switch that did not
+ * say (one of a version before delay bounds).
+ */
+static u64 ethereal_sig_delay_before(const struct ethereal_sig_msg *m, bool from_host)
+{
+	if (from_host)
+		return 0;
+	return m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DELAY) ? m->delay :
+	       ETHEREAL_SIG_DELAY_NONE;
+}
+
+/*
+ * What of the setup's maximum delay is left for this switch, given what
+ * the switches before it bound; 0: no maximum. false: nothing is left.
+ */
+static bool ethereal_sig_delay_left(const struct ethereal_sig_msg *m, u64 before, u64 *left)
+{
+	*left = 0;
+	if (!(m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_MAX_DELAY)) || !m->max_delay)
+		return true;
+	if (before >= m->max_delay)
+		return false;
+	*left = m->max_delay - before;
+	return true;
+}
+
 /* Admit and install a setup whose route is known, then answer or forward. */
 static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port *out,
 				 const u8 *mac, const struct ethereal_sig_msg *req,
@@ -215,11 +246,16 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 		.max_pkt = req->max_pkt,
 	};
 	struct ethereal_sig_msg m = *req;
+	u64 before = ethereal_sig_delay_before(req, !!peer);
 	struct ethereal_conn *conn;
 
 	if (out == in || READ_ONCE(out->stp_state) != BR_STATE_FORWARDING ||
 	    !netif_running(out->dev) || !netif_carrier_ok(out->dev)) {
 		ethereal_sig_refuse(in, peer, req, ETHEREAL_SIG_R_NO_ROUTE, hop);
+		return;
+	}
+	if (!ethereal_sig_delay_left(req, before, &cfg.max_delay)) {
+		ethereal_sig_refuse(in, peer, req, ETHEREAL_SIG_R_DELAY, hop);
 		return;
 	}
 	if (cfg.to_host)
@@ -241,6 +277,8 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 	if (peer)
 		conn->sig.peer = *peer;
 	conn->sig.lifetime_ms = sw->sig.lifetime_ms;
+	/* The path's bound so far; the last switch's is the whole path's. */
+	conn->sig.path_delay = ethereal_add_sat(before, conn->delay);
 	/* The last switch: the connection is complete. */
 	conn->sig.state = cfg.to_host ? ETHEREAL_CONN_UP : ETHEREAL_CONN_PENDING;
 	ethereal_sig_time_add(missed ? &sw->sig.t_miss : &sw->sig.t_hit, arrival);
@@ -261,7 +299,8 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 	ethereal_sig_deadline(conn, ETHEREAL_SIG_ANSWER_TIMEOUT);
 	ethereal_sig_pending_add(in, 1);
 	m.hop = hop;
-	m.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP);
+	m.delay = conn->sig.path_delay;
+	m.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP) | ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DELAY);
 	ethereal_sig_send_down(conn, &m);
 }
 
@@ -503,6 +542,9 @@ void ethereal_sig_accept(const struct ethereal_sig_rxinfo *rx,
 	}
 	conn->sig.state = ETHEREAL_CONN_UP;
 	ethereal_sig_pending_add(conn->in, -1);
+	/* The whole path's, if every switch of it said. */
+	conn->sig.path_delay = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DELAY) ?
+			       m->delay : ETHEREAL_SIG_DELAY_NONE;
 	/* The path lives as long as its shortest-lived switch. */
 	if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) && m->lifetime &&
 	    m->lifetime < conn->sig.lifetime_ms)

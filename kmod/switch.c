@@ -211,6 +211,7 @@ int ethereal_port_add(struct ethereal_switch *sw, struct net_device *dev)
 	xa_init_flags(&port->out_conns, XA_FLAGS_ALLOC);
 	port->out_next = ETHEREAL_ID_MIN;
 	port->out_freed = get_state_synchronize_rcu();
+	port->dl_floor = U64_MAX;
 	skb_queue_head_init(&port->sig_rxq);
 	INIT_LIST_HEAD(&port->neigh_list);
 	ratelimit_state_init(&port->sig_rl, HZ / 10, 1);
@@ -386,6 +387,20 @@ static int ethereal_netdev_event(struct notifier_block *nb,
 		if (!info->linking && port)
 			ethereal_port_remove(port);
 		ethereal_switch_unlock(sw);
+		break;
+	case NETDEV_PRECHANGEMTU:
+		/* Refused while connections' delay bounds rest on the MTU. */
+		port = ethereal_port_find(net, dev);
+		if (port) {
+			struct netdev_notifier_info_ext *ext = ptr;
+
+			err = ethereal_sched_mtu_fits(port, ext->ext.mtu);
+			if (err) {
+				netdev_warn(dev,
+					    "MTU change refused: the delay bounds of its connections rest on it\n");
+				return notifier_from_errno(err);
+			}
+		}
 		break;
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:

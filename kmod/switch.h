@@ -66,6 +66,10 @@ struct ethereal_port {
 	u64 reserved;			/* bit/s of connections leaving here */
 	u64 buffered;			/* bytes of queue limits leaving here */
 	u64 reserved_in;		/* bit/s of connections entering here */
+	/* Delay bounds of the connections leaving here (bound.h, admit.c). */
+	u64 dl_paced;			/* bytes: their B_j together */
+	u64 dl_cyclic;			/* bytes: their V_j together */
+	u64 dl_floor;			/* ns: the least budget promised, U64_MAX */
 	u32 host_conns;			/* signaled ones a host may have here, 0 any */
 	u64 host_rate;			/* bit/s they may reserve together, 0 any */
 	/*

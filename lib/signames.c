@@ -52,6 +52,8 @@ static const struct {
 	[ETHEREAL_SIG_R_REMOVED] = { "removed", "removed by the operator of a switch" },
 	[ETHEREAL_SIG_R_QUOTA] = { "quota",
 		"the host's quota of connections or bandwidth on its switch port is used up" },
+	[ETHEREAL_SIG_R_DELAY] = { "delay",
+		"the path cannot bound the delay within the maximum asked for" },
 };
 
 const char *ethereal_sig_reason_name(unsigned int reason)

@@ -81,6 +81,10 @@ static void send_type(const struct rtcd_conn *k, unsigned int type, unsigned int
 		m.rate = k->rate;
 		m.burst = k->burst;
 		m.max_pkt = k->max_pkt;
+		if (k->max_delay) {
+			m.max_delay = k->max_delay;
+			m.present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_MAX_DELAY);
+		}
 	} else if (type == ETHEREAL_SIG_TEARDOWN) {
 		m.present = ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_REASON);
 		m.reason = (u16)reason;
@@ -213,6 +217,7 @@ void conn_open(struct rtcd_client *c, const struct rtcd_req *r)
 	k->rate = r->rate;
 	k->burst = r->burst;
 	k->max_pkt = r->max_pkt;
+	k->max_delay = r->max_delay;
 	k->state = CONN_PENDING;
 	/* The switch takes setups only from hosts it has seen in ARP. */
 	arp_announce(RTCD_GARP_EVERY_MS);
@@ -411,15 +416,36 @@ void conn_take_back(struct rtcd_conn_list *saved)
 	}
 }
 
+/*
+ * What an open or adopt answers, and status shows, of an up connection:
+ * the contract (rate, the burst the switches police to, max_pkt) and the
+ * path's delay bound, when every switch of it gave one.
+ */
+static int conn_contract_json(json_t *o, const struct rtcd_conn *k)
+{
+	return json_object_set_new(o, "lifetime_ms", json_integer(k->lifetime_ms)) ||
+	       json_object_set_new(o, "hops", json_integer(k->hops)) ||
+	       json_object_set_new(o, "rate", json_integer((json_int_t)k->rate)) ||
+	       json_object_set_new(o, "burst", json_integer(k->tol ? k->tol : k->burst)) ||
+	       json_object_set_new(o, "max_pkt", json_integer(k->max_pkt)) ||
+	       (k->delay_bound &&
+		json_object_set_new(o, "delay_bound_ns", json_integer((json_int_t)k->delay_bound)));
+}
+
 /* The answer to a successful open or adopt. */
 static json_t *conn_up_reply(const struct rtcd_conn *k)
 {
 	char id[8], ip[INET_ADDRSTRLEN];
+	json_t *o;
 
 	conn_name(k, id);
 	proxy_str(k->id, ip);
-	return json_pack("{s:b, s:s, s:s, s:I, s:i}", "ok", 1, "id", id, "proxy", ip,
-			 "lifetime_ms", (json_int_t)k->lifetime_ms, "hops", (int)k->hops);
+	o = json_pack("{s:b, s:s, s:s}", "ok", 1, "id", id, "proxy", ip);
+	if (o && conn_contract_json(o, k)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 void conn_adopt(struct rtcd_client *c, uint16_t id)
@@ -604,6 +630,11 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	k->lifetime_ms = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) ?
 			 m->lifetime : RTCD_LIFETIME_DEFAULT;
 	k->hops = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) ? m->hops : 0;
+	/* Switches before delay bounds say neither: the contract is what we asked. */
+	k->tol = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_BURST) && m->burst &&
+		 m->burst < k->burst ? m->burst : k->burst;
+	k->delay_bound = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DELAY) &&
+			 m->delay != ETHEREAL_SIG_DELAY_NONE ? m->delay : 0;
 	/* A switch that acks refreshes: its silence means something. */
 	k->acks = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES) &&
 		  (m->features & ETHEREAL_SIG_FEAT_REFRESH_ACK);
@@ -622,8 +653,9 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	k->state = CONN_UP;
 	state_save(k);
 	due_in(k, refresh_ms(k));
-	log_msg("%s: up%s, proxy %s, %u hops, lifetime %u ms, pid %d", id,
-		k->resetup ? " again" : "", ip, k->hops, k->lifetime_ms, (int)k->pid);
+	log_msg("%s: up%s, proxy %s, %u hops, lifetime %u ms, burst %u, delay bound %.3f ms, pid %d",
+		id, k->resetup ? " again" : "", ip, k->hops, k->lifetime_ms, k->tol,
+		k->delay_bound / 1e6, (int)k->pid);
 	if (k->resetup) {
 		/* Its owner is not waiting for an answer: an event. */
 		k->resetup = false;
@@ -663,9 +695,15 @@ static void on_reject(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	log_msg("%s: rejected: %s%s", id, name, hop);
 	if (k->resetup)
 		conn_tell(k, name, ethereal_sig_reason_text(m->reason));
-	else if (k->owner)
-		client_reply(k->owner, rtcd_error_reply(name, "%s%s",
-				ethereal_sig_reason_text(m->reason), hop));
+	else if (k->owner) {
+		json_t *r = rtcd_error_reply(name, "%s%s", ethereal_sig_reason_text(m->reason),
+					     hop);
+
+		/* Which switch refused: for a delay, where the path is too slow. */
+		if (r && m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP))
+			json_object_set_new(r, "hop", json_integer(m->hop));
+		client_reply(k->owner, r);
+	}
 	/* After a reject nothing stays reserved: no TEARDOWN. */
 	conn_free(k, 0);
 }
@@ -783,9 +821,9 @@ json_t *conn_status(uid_t viewer)
 			json_decref(o);
 			o = NULL;
 		}
-		if (o && k->state == CONN_UP) {
-			json_object_set_new(o, "lifetime_ms", json_integer(k->lifetime_ms));
-			json_object_set_new(o, "hops", json_integer(k->hops));
+		if (o && k->state == CONN_UP && conn_contract_json(o, k)) {
+			json_decref(o);
+			o = NULL;
 		}
 		if (!o || json_array_append_new(a, o)) {
 			json_decref(a);

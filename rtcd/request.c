@@ -137,6 +137,9 @@ static int parse_open(const json_t *o, const struct rtcd_prefix *pfx,
 		return -1;
 	}
 	r->burst = (uint32_t)v;
+	def = 0;
+	if (get_uint(o, "max_delay_ns", 0, RTCD_MAX_DELAY_MAX_NS, &def, &r->max_delay, msg, len))
+		return -1;
 	return 0;
 }
 

@@ -109,8 +109,12 @@ struct rtcd_req {
 	uint64_t rate;		/* bit/s of whole frames */
 	uint32_t burst;		/* bytes */
 	uint32_t max_pkt;	/* bytes, Ethernet header included */
+	uint64_t max_delay;	/* ns the path's delay bound may be; 0: any */
 	uint16_t id;		/* close, adopt */
 };
+
+/* The most a request's "max_delay_ns" may be: an hour. */
+#define RTCD_MAX_DELAY_MAX_NS	3600000000000ULL
 
 /*
  * Parse and check one request (BUF, LEN bytes of JSON) with the defaults
@@ -221,6 +225,10 @@ struct rtcd_conn {
 	uint16_t dport;
 	uint64_t rate;
 	uint32_t burst, max_pkt;
+	uint64_t max_delay;		/* ns, asked for; 0: any */
+	/* The contract the path granted (the ACCEPT's A_BURST, A_DELAY). */
+	uint32_t tol;			/* bytes: the burst the switches police to */
+	uint64_t delay_bound;		/* ns; 0: unknown (a switch bounds nothing) */
 	uint64_t setup_start;		/* ns, CLOCK_MONOTONIC, of this ID's first SETUP */
 	unsigned int id_tries;		/* IDs tried after id-in-use */
 	unsigned int proceeds;		/* PROCEEDINGs since setup_start: waits for ARP */

@@ -24,7 +24,7 @@ expect() {
 
 Q="qdisc add dev swp2 root handle 1: ethereal"
 
-ktap_begin 22
+ktap_begin 25
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
@@ -42,6 +42,8 @@ expect "unknown option" 'unknown option "speed"' -- $Q speed 10
 expect "rt-buffer below a frame" 'rt-buffer "1000": must hold a full frame' -- $Q rt-buffer 1000
 expect "max-conns zero" 'max-conns "0": must be a number from 1 to 65524' -- $Q max-conns 0
 expect "max-conns above the IDs" 'max-conns "65525": must be a number from 1 to 65524' -- $Q max-conns 65525
+expect "delay not a time" 'delay "soon": not a time' -- $Q delay soon
+expect "delay above a minute" 'delay "2min": must be at most 60s' -- $Q delay 2min
 on sw1 ip link add dummy0 type dummy
 expect "no rate, device without a speed" "The device reports no speed: give a rate" -- \
 	qdisc add dev dummy0 root ethereal
@@ -56,6 +58,10 @@ expect "replaced by a smaller qdisc" "The port's reservations exceed rt-limit of
 	qdisc replace dev swp2 root handle 2: ethereal rate 1mbit
 expect "rt-buffer below the connections' queues" "The port's connections exceed rt-buffer or max-conns" -- \
 	qdisc change dev swp2 root ethereal rt-buffer 2000
+# 5 Mbit/s with 10 ms of burst: 6.8 ms of the port's delay budget
+expect "delay budget below what the connections take" \
+	"The port's connections take more than this delay budget" -- \
+	qdisc change dev swp2 root ethereal delay 1ms
 expect "adding a class" "classes are the switch's connections" -- \
 	class add dev swp2 parent 1: classid 1:5 ethereal
 out=$(ctl sw1 conn add dev swp1 id 03:0a out swp2 lladdr "$(host_mac h2)" rate 2mbit 2>&1)

@@ -4,10 +4,11 @@
  * switch from an ordinary UDP socket, for tests: what rtcd will do, one
  * message at a time, with the answers and their timing printed.
  *
- *   sigclient [-c CTL_IP] [-p PORT] [-t MS] [-k COOKIE] [-j] COMMAND ...
+ *   sigclient [-c CTL_IP] [-p PORT] [-t MS] [-k COOKIE] [-m TIME] [-j] COMMAND ...
  *
  *   setup ID DADDR DPORT RATE BURST MAXPKT
- *       "accept id=03:09 lifetime_ms=N hops=N [features=N] setup_us=N cookie=0x..",
+ *       "accept id=03:09 lifetime_ms=N hops=N [features=N] [burst=N]
+ *       [delay_ns=N] setup_us=N cookie=0x..",
  *       exit 0
  *       "reject id=03:09 reason=NAME hop=N setup_us=N cookie=0x..", exit 1
  *       "timeout id=03:09", exit 2
@@ -78,12 +79,14 @@ static struct {
 	bool json;
 	bool has_cookie;
 	u32 cookie;
+	uint64_t max_delay;	/* -m: a setup's A_MAX_DELAY, ns */
 } cl = { .timeout_ms = 2000 };
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: sigclient [-c CTL_IP] [-s SRC_IP] [-p PORT] [-t MS] [-w MS] [-k COOKIE] [-j]\n"
+		"usage: sigclient [-c CTL_IP] [-s SRC_IP] [-p PORT] [-t MS] [-w MS] [-k COOKIE]\n"
+		"                 [-m TIME] [-j]\n"
 		"                 COMMAND ...\n"
 		"  setup ID DADDR DPORT RATE BURST MAXPKT\n"
 		"  teardown ID\n"
@@ -95,7 +98,8 @@ static void usage(void)
 		"CTL_IP defaults to " DEFAULT_CTL_IP ", PORT (local) to %d, -t MS to 2000;\n"
 		"-w MS: after a setup, print what else arrives within MS; after refreshes,\n"
 		"count the acks that arrive until MS after the last;\n"
-		"-s SRC_IP: send from this local address.\n"
+		"-s SRC_IP: send from this local address;\n"
+		"-m TIME: setups carry it as their maximum delay (like 20ms).\n"
 		"ID as 03:09 or a number, RATE as 5mbit or bit/s, BURST and MAXPKT in bytes.\n",
 		ETHEREAL_SIG_PORT);
 	exit(EXIT_USAGE);
@@ -336,6 +340,10 @@ static void setup_args(struct ethereal_sig_msg *m, u16 id, char **argv)
 	if (parse_size(argv[4], &v) || v > UINT32_MAX)
 		bad("largest frame", argv[4]);
 	m->max_pkt = (u32)v;
+	if (cl.max_delay) {
+		m->max_delay = cl.max_delay;
+		m->present |= ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_MAX_DELAY);
+	}
 }
 
 static void print_answer(int type, const struct ethereal_sig_msg *ans,
@@ -350,6 +358,10 @@ static void print_answer(int type, const struct ethereal_sig_msg *ans,
 			out_uint("hops", ans->hops);
 		if (ans->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES))
 			out_uint("features", ans->features);
+		if (ans->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_BURST))
+			out_uint("burst", ans->burst);
+		if (ans->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DELAY))
+			out_uint("delay_ns", ans->delay);
 		out_uint("setup_us", us);
 		out_cookie(ans->cookie);
 	} else if (type == ETHEREAL_SIG_REJECT) {
@@ -685,6 +697,10 @@ static void print_msg(const struct ethereal_sig_msg *m)
 		out_uint("hops", m->hops);
 	if (HAS(FEATURES))
 		out_uint("features", m->features);
+	if (HAS(DELAY))
+		out_uint("delay_ns", m->delay);
+	if (HAS(MAX_DELAY))
+		out_uint("max_delay_ns", m->max_delay);
 #undef HAS
 	out_flags(m->flags);
 	out_cookie(m->cookie);
@@ -788,8 +804,12 @@ int main(int argc, char **argv)
 	int opt;
 
 	/* "+": options end at the command, whose arguments are its own. */
-	while ((opt = getopt(argc, argv, "+c:s:p:t:w:k:jh")) != -1) {
+	while ((opt = getopt(argc, argv, "+c:s:p:t:w:k:m:jh")) != -1) {
 		switch (opt) {
+		case 'm':
+			if (parse_time(optarg, &cl.max_delay) || !cl.max_delay)
+				bad("maximum delay", optarg);
+			break;
 		case 's':
 			if (inet_pton(AF_INET, optarg, &local.sin_addr) != 1)
 				bad("source address", optarg);

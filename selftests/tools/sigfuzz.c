@@ -70,6 +70,8 @@ static size_t message(uint8_t *buf, size_t size)
 		.auth_seq = edge(64, 0, UINT64_MAX),
 		.challenge = edge(64, 0, UINT64_MAX),
 		.response = edge(64, 0, UINT64_MAX),
+		.delay = edge(64, 0, UINT64_MAX),
+		.max_delay = edge(64, 0, UINT64_MAX),
 	};
 	uint64_t id = rnd();
 

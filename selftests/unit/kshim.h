@@ -19,6 +19,7 @@ typedef uint32_t u32;
 #define U64_MAX UINT64_MAX
 #define BITS_PER_LONG (8 * sizeof(long))
 #define BIT(n) (1UL << (n))
+#define BIT_ULL(n) (1ULL << (n))
 
 /* x86-64's divq raises #DE when the quotient does not fit: so does this. */
 static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)

@@ -242,6 +242,10 @@ TEST(request_open)
 	EXPECT_EQ(50000000ULL, r.rate);
 	EXPECT_EQ(62500U, r.burst);
 	EXPECT_EQ(1514U, r.max_pkt);
+	EXPECT_EQ(0ULL, r.max_delay);	/* none asked: any bound */
+	ASSERT_EQ(0, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":5000,"
+			   "\"rate\":50000000,\"max_delay_ns\":20000000}", &r));
+	EXPECT_EQ(20000000ULL, r.max_delay);
 
 	/* Defaults: max_pkt 1514, burst 10 ms of the rate, at least 2 frames. */
 	ASSERT_EQ(0, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
@@ -295,6 +299,9 @@ TEST(request_open_refused)
 		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_pkt\":65536}",
 		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"burst\":1000}",
 		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"burst\":4294967296}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_delay_ns\":-1}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_delay_ns\":3600000000001}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_delay_ns\":\"5ms\"}",
 	};
 	struct rtcd_req r;
 	unsigned int i;

@@ -15,7 +15,7 @@
 
 #define HDR_LEN		sizeof(struct ethereal_sig_hdr)
 #define ALL_ATTRS	(((1U << (ETHEREAL_SIG_A_MAX + 1)) - 1) & ~1U)
-#define FULL_LEN	160	/* header + all fourteen attributes, padded */
+#define FULL_LEN	184	/* header + all sixteen attributes, padded */
 
 /* Value sizes, written out again rather than taken from sigmsg.c. */
 static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
@@ -26,6 +26,7 @@ static const unsigned int attr_size[ETHEREAL_SIG_A_MAX + 1] = {
 	[ETHEREAL_SIG_A_HOPS] = 1, [ETHEREAL_SIG_A_FEATURES] = 4,
 	[ETHEREAL_SIG_A_SWITCH] = 6, [ETHEREAL_SIG_A_AUTH] = 24,
 	[ETHEREAL_SIG_A_CHALLENGE] = 8, [ETHEREAL_SIG_A_RESPONSE] = 8,
+	[ETHEREAL_SIG_A_DELAY] = 8, [ETHEREAL_SIG_A_MAX_DELAY] = 8,
 };
 
 /*
@@ -73,6 +74,8 @@ static struct ethereal_sig_msg full_msg(unsigned int type)
 			      0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e, 0x2f, 0x30 },
 		.challenge = 0x3132333435363738ULL,
 		.response = 0x4142434445464748ULL,
+		.delay = 0x5152535455565758ULL,
+		.max_delay = 0x6162636465666768ULL,
 	};
 
 	return m;
@@ -135,6 +138,8 @@ static void expect_same(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, memcmp(a->auth_mac, b->auth_mac, sizeof(a->auth_mac)));
 	EXPECT_EQ(a->challenge, b->challenge);
 	EXPECT_EQ(a->response, b->response);
+	EXPECT_EQ(a->delay, b->delay);
+	EXPECT_EQ(a->max_delay, b->max_delay);
 }
 
 /* Parse LEN bytes of BUF from a heap copy of exactly that size. */

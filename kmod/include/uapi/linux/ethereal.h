@@ -54,6 +54,8 @@
 #define ETHEREAL_CYCLE_MAX_NS		1000000000ULL	/* 1 s */
 #define ETHEREAL_DISCARD_MAX_NS		10000000000ULL	/* 10 s */
 #define ETHEREAL_MAX_CONNS_MAX		(ETHEREAL_ID_MAX - ETHEREAL_ID_MIN + 1)
+/* A port's delay budget (TCA_ETHEREAL_DELAY): up to a minute. */
+#define ETHEREAL_DELAY_MAX_NS		60000000000ULL
 #define ETHEREAL_KEY_MIN		16	/* bytes of a trunk's link key */
 #define ETHEREAL_KEY_MAX		64
 
@@ -200,6 +202,14 @@ enum ethereal_conn_attr {
 	ETHEREAL_CONN_A_STATE,		/* u8: enum ethereal_conn_state (signaled) */
 	ETHEREAL_CONN_A_EXPIRES,	/* u32: ms until expiry or answer due (signaled) */
 	ETHEREAL_CONN_A_DPORT,		/* u16: receiver's UDP port (signaled, replies) */
+	ETHEREAL_CONN_A_DELAY,		/* u64: ns, the most this switch delays its
+					 * frames, promised at admission (replies;
+					 * absent: its port promises none)
+					 */
+	ETHEREAL_CONN_A_PATH_DELAY,	/* u64: ns, the bound of the whole path,
+					 * told the source (signaled, replies;
+					 * absent: unknown or none)
+					 */
 	__ETHEREAL_CONN_A_MAX
 };
 
@@ -324,6 +334,17 @@ enum {
 	TCA_ETHEREAL_RT_BUFFER,		/* u32: bytes of connection queues allowed */
 	TCA_ETHEREAL_MAX_CONNS,		/* u32: connections allowed on the port */
 	TCA_ETHEREAL_BUFFERED,		/* u32: bytes of connection queues (dumps) */
+	TCA_ETHEREAL_DELAY,		/* u64: ns, the delay budget: the most any
+					 * frame of real time waits for others and
+					 * for best effort here; admission keeps it.
+					 * 0: what the port's limits imply
+					 * (Documentation/delay-bounds.md)
+					 */
+	TCA_ETHEREAL_DELAY_USED,	/* u64: ns of it the connections take now (dumps) */
+	TCA_ETHEREAL_DELAY_FLOOR,	/* u64: ns, the smallest budget promised to a
+					 * connection still here, which admission
+					 * keeps too (dumps; 0: none)
+					 */
 	__TCA_ETHEREAL_MAX
 };
 
@@ -358,6 +379,7 @@ struct tc_ethereal_xstats {
 	__u32	be_qlen;	/* packets */
 	__u64	ctl_packets;	/* the switch's control frames sent */
 	__u64	ctl_drops;	/* control queue full */
+	__u64	ctl_late;	/* of them, over their share: sent after real time */
 };
 
 struct tc_ethereal_class_xstats {

@@ -125,6 +125,17 @@ enum ethereal_sig_attr_type {
 	ETHEREAL_SIG_A_RESPONSE,	/* be64: the other end's last
 					 * A_CHALLENGE, answered (HELLO)
 					 */
+	ETHEREAL_SIG_A_DELAY,		/* be64: ns. SETUP: the delay bound of
+					 * the switches crossed so far (from a
+					 * host: absent, none yet), or
+					 * ETHEREAL_SIG_DELAY_NONE once one of
+					 * them has none; ACCEPT: the bound of
+					 * the whole path, told the source
+					 */
+	ETHEREAL_SIG_A_MAX_DELAY,	/* be64: ns, the most the source takes
+					 * (SETUP): a switch at which the bound
+					 * would exceed it rejects (R_DELAY)
+					 */
 	__ETHEREAL_SIG_A_MAX
 };
 
@@ -137,6 +148,14 @@ enum ethereal_sig_attr_type {
  */
 /* The first switch answers its host's REFRESH: REFRESH|F_REVERSE, A_LIFETIME. */
 #define ETHEREAL_SIG_FEAT_REFRESH_ACK	0x00000001
+/*
+ * The path's switches bound each connection's delay: the ACCEPT carries
+ * A_DELAY (the path's bound) and A_BURST (the burst every switch polices
+ * to, at most the one asked for), and a SETUP's A_MAX_DELAY is honoured.
+ */
+#define ETHEREAL_SIG_FEAT_DELAY		0x00000002
+/* A_DELAY of a path on which a switch bounds nothing. */
+#define ETHEREAL_SIG_DELAY_NONE		(~0ULL)
 
 enum ethereal_sig_reason {
 	ETHEREAL_SIG_R_NONE,
@@ -155,6 +174,10 @@ enum ethereal_sig_reason {
 	ETHEREAL_SIG_R_NO_MEMORY,
 	ETHEREAL_SIG_R_REMOVED,		/* administratively removed */
 	ETHEREAL_SIG_R_QUOTA,		/* the host's quota on its port is used up */
+	ETHEREAL_SIG_R_DELAY,		/* the delay bound would exceed the
+					 * setup's A_MAX_DELAY at switch A_HOP,
+					 * or break one promised there before
+					 */
 	__ETHEREAL_SIG_R_MAX
 };
 

@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Delay bounds (Documentation/delay-bounds.md) over three switches of 2
+# Mbit/s links, each port with a budget of 25 ms: a setup is told the
+# path's bound, the sum of what each switch promised it; a maximum delay
+# the path cannot keep is refused at the switch where it is exceeded; under
+# 170% load on every hop, with a reserved source at three times its
+# reservation beside it, a reserved flow's largest one-way delay stays
+# within its bound with nothing of it lost, and the misbehaving one is held
+# to its reservation; a switch refuses what would break a promise (a
+# smaller budget, a larger MTU) and a connection its budget cannot take.
+# The links are slow so that the emulated guest forwards the load of three
+# switches without falling behind: its stalls would be measured, not the
+# switches (a 10 Mbit/s version spoiled every run). About 90 s.
+# timeout=400
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/ethereal.sh"
+. "$(dirname "$0")/lib/sched.sh"
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CFG=$TOP/tc-configs
+D=$(mktemp -d)
+defer rm -rf "$D"
+SECS=6
+TRIES=3
+
+# from any port: rtcd has the signaling port on the hosts
+sig() { local h=$1; shift; on "$h" sigclient -p 0 -t 3000 "$@"; }
+
+# rtcd_on HOST: its daemon, socket /tmp/rtcd-db-HOST.sock, stopped at exit
+rtcd_on() {
+	local sock=/tmp/rtcd-db-$1.sock i pid
+	rm -f "$sock"
+	on "$1" rtcd -i eth0 -S "$sock" 2>"$D/rtcd-$1.log" &
+	for i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+	pid=$(pgrep -n -f "^rtcd -i eth0 -S $sock\$") || return 1
+	defer kill "$pid"
+}
+
+# rt_conn SW KEY: KEY of SW's connection of the reserved flow (400 kbit/s:
+# 50000 bytes/s in etherealctl's JSON), or 0
+rt_conn() { ctl "$1" -j conn show br0 | jq "[.[] | select(.rate == 50000) | .$2] | first // 0"; }
+
+ktap_begin 10
+ethereal_load || ktap_skip_all "cannot load ethereal.ko"
+topo_create "sw1:h1,h2 sw2 sw3:h3 sw1-sw2 sw2-sw3" || ktap_skip_all "cannot build topology"
+"$CFG/ethereal-switch" -n "$(ns_of sw1)" -r 2mbit -d 25ms -t trk2 br0 &&
+"$CFG/ethereal-switch" -n "$(ns_of sw2)" -r 2mbit -d 25ms -t trk1 -t trk3 br0 &&
+"$CFG/ethereal-switch" -n "$(ns_of sw3)" -r 2mbit -d 25ms -t trk2 br0 ||
+	ktap_skip_all "cannot make the switches"
+rtcd_on h1 && rtcd_on h2 || ktap_skip_all "rtcd did not start"
+for h in h1 h2; do on $h ping -c 1 -W 2 "$(host_ip h3)" >/dev/null; done
+on h3 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
+
+# --- a maximum delay: refused where the path's bound passes it ---
+# Each switch promises 25 ms, the first one 6.06 ms more for h2's link (a
+# 1514-byte frame at 2 Mbit/s): 31.06 ms at sw1, 56.06 at sw2.
+res=$(sig h2 -m 40ms setup 03:01 "$(host_ip h3)" 5000 200kbit 3028 1514)
+ktap_info "$res"
+ktap_result "maximum delay 40 ms over 3 switches of 25 ms: rejected, delay, at switch 2" \
+	"$([[ "$res" == "reject id=03:01 reason=delay hop=2 "* ]]; echo $?)"
+res=$(sig h2 -m 90ms setup 03:02 "$(host_ip h3)" 5000 200kbit 3028 1514)
+ktap_info "$res"
+bound=$(field delay_ns "$res")
+ktap_result "maximum delay 90 ms: accepted, told the path's bound (81.06 ms) and its burst" \
+	"$([[ "$res" == "accept id=03:02 "*" burst=1514 "* ]] &&
+	   [ "$bound" = $((3 * 25000000 + 6056001)) ]; echo $?)"
+sig h2 teardown 03:02 >/dev/null
+
+# --- under load ---
+# The reserved flow: 400 kbit/s from h1, through rtcd and librttr.
+# Beside it on every hop: h2's reservation of 200 kbit/s that h2 sends 600
+# kbit/s into, and best effort from h2 at 2.4 Mbit/s: 170% of each link.
+on h2 sh -c 'echo $$ >"$0"; exec rtcd -S /tmp/rtcd-db-h2.sock -i eth0 open "$1" 5001 200kbit' \
+	"$D/open.pid" "$(host_ip h3)" >"$D/open" 2>&1 &
+open_job=$!
+for i in $(seq 100); do grep -q proxy "$D/open" && break; sleep 0.1; done
+proxy=$(jq -r .proxy "$D/open" 2>/dev/null | head -n 1)
+[ -n "$proxy" ] && [ "$proxy" != null ] || ktap_info "h2's reservation: $(cat "$D/open")"
+
+# run_load: the three flows; meanwhile, once the reserved flow's path is
+# up, PATH (the bound sw1 told h1) and SUM (what the three switches
+# promised, added up)
+run_load() {
+	local be_count pids=() i s d
+	on h3 rtperf recv -j -w 2 -t 20 5000 >"$D/rt.rx" 2>"$D/rt.rxerr" &
+	pids+=($!)
+	on h3 rtperf recv -j -w 2 -t 20 5001 >"$D/bad.rx" 2>"$D/bad.rxerr" &
+	pids+=($!)
+	on h3 udpprobe recv 5002 1000000 5000 2000 >"$D/be.rx" &
+	pids+=($!)
+	for f in rt.rxerr bad.rxerr; do
+		for i in $(seq 100); do grep -q listening "$D/$f" && break; sleep 0.05; done
+	done
+	be_count=$(( 2400000 * SECS / (1514 * 8) ))
+	on h2 udpprobe send "$(host_ip h3)" 5002 "$be_count" 1472 2400kbit >"$D/be.tx" &
+	pids+=($!)
+	on h2 rtperf send -j -r 600kbit -t "$SECS" -s 1472 "$proxy" 5001 >"$D/bad.tx" 2>&1 &
+	pids+=($!)
+	on h1 rtperf send -j -R -S /tmp/rtcd-db-h1.sock -r 400kbit -t "$SECS" -s 1472 \
+		"$(host_ip h3)" 5000 >"$D/rt.tx" 2>"$D/rt.txerr" &
+	pids+=($!)
+	path=0
+	for i in $(seq 50); do
+		path=$(rt_conn sw1 path_delay_ns)
+		[ "$path" -gt 0 ] && break
+		sleep 0.1
+	done
+	sum=0
+	for s in sw1 sw2 sw3; do
+		d=$(rt_conn $s delay_ns)
+		ktap_info "$s promised the reserved flow $((d / 1000)) us"
+		sum=$((sum + d))
+	done
+	wait "${pids[@]}"
+}
+
+# A run the emulated machine spoiled (a sender, or the whole guest, stalled
+# for a quarter of the path's bound: the delays then measure the stall,
+# not the switches) is run again; the last one counts either way, its
+# stalls said. Stalls of 10 ms are common under TCG.
+for ((try = 1; try <= TRIES; try++)); do
+	run_load
+	late=$(jq '.late_ns.max // 0' "$D/rt.tx" 2>/dev/null || echo 0)
+	iat=$(field iat_max_us "$(cat "$D/be.tx")")
+	ktap_info "try $try: reserved sender late by at most $((late / 1000)) us, best-effort sender's largest gap ${iat:-?} us"
+	iat=${iat%.*}
+	[ "${late:-0}" -lt $((path / 4)) ] && [ "${iat:-0}" -lt $((path / 4000)) ] && break
+done
+max=$(jq '.flows[0].delay_ns.max // 0' "$D/rt.rx" 2>/dev/null)
+ktap_info "reserved flow: $(jq -c '.flows[0] | {received, lost, frame_bps, delay_ns}' "$D/rt.rx" 2>/dev/null)"
+ktap_info "largest delay $((max / 1000)) us against the path's bound $((path / 1000)) us"
+ktap_result "the reserved flow's path was told a bound at setup, the switches' promises added up" \
+	"$([ "$path" -gt 0 ] && [ "$sum" = "$path" ]; echo $?)"
+ktap_result "under 170% load on every hop: no frame of the reserved flow lost" \
+	"$(jq -e --slurpfile tx "$D/rt.tx" '.flows[0].received == $tx[0].sent and .flows[0].lost == 0' \
+		"$D/rt.rx" >/dev/null; echo $?)"
+ktap_result "its largest one-way delay is within the bound (ratio $(awk -v m="$max" -v b="$path" 'BEGIN { printf "%.2f", b ? m / b : 0 }'))" \
+	"$([ "$max" -gt 0 ] && [ "$max" -le "$path" ]; echo $?)"
+bad_bps=$(jq '.flows[0].frame_bps // 0 | floor' "$D/bad.rx" 2>/dev/null)
+ktap_info "the source at 3 times its 200 kbit/s: $((bad_bps)) bit/s received"
+ktap_result "the misbehaving source is held to its reservation (within 2%)" \
+	"$([ "$bad_bps" -gt 0 ] && [ "$bad_bps" -le 204000 ]; echo $?)"
+
+# --- promises defended ---
+kill "$(cat "$D/open.pid")" 2>/dev/null
+wait "$open_job"
+res=$(sig h2 setup 03:03 "$(host_ip h3)" 5000 200kbit 3028 1514)
+ktap_result "a connection is up on the trunks" \
+	"$([[ "$res" == "accept id=03:03 "* ]]; echo $?)"
+# Its frame in the sums: (1518 + 604 + 1514) bytes at 2 Mbit/s less
+# control's 1/64, 14.8 ms of sw2's 25.
+err=$(on sw2 tc qdisc change dev trk3 root handle 1: ethereal delay 10ms 2>&1)
+ktap_info "$err"
+ktap_result "a budget smaller than the connections take is refused, saying why" \
+	"$([[ "$err" == *"delay budget"* ]]; echo $?)"
+err=$(on sw2 ip link set dev trk3 mtu 9000 2>&1)
+ktap_info "$err; mtu now $(on sw2 cat /sys/class/net/trk3/mtu)"
+ktap_result "a larger MTU, which would lengthen the bounds promised, is refused" \
+	"$([ "$(on sw2 cat /sys/class/net/trk3/mtu)" = 1500 ]; echo $?)"
+# sw1's budget down to 16 ms: the connection there takes 14.8; one more
+# frame of another would make 20.9.
+on sw1 tc qdisc change dev trk2 root handle 1: ethereal delay 16ms
+res=$(sig h2 setup 03:04 "$(host_ip h3)" 5000 200kbit 3028 1514)
+ktap_info "$res"
+ktap_result "a connection the budget cannot take: rejected, delay, at switch 1" \
+	"$([[ "$res" == "reject id=03:04 reason=delay hop=1 "* ]]; echo $?)"
+sig h2 teardown 03:03 >/dev/null
+ktap_end

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmod/bound.h: the arithmetic of delay bounds. The figures are worked out
+ * in Documentation/delay-bounds.md's example (a 10 Mbit/s port).
+ */
+#include "kselftest_harness.h"
+#include "bound.h"
+
+#define MBIT 1000000ULL
+#define MS 1000000ULL
+
+TEST(control_frame_and_share)
+{
+	/* A 256-byte message in UDP, IPv4 and a tagged Ethernet frame. */
+	EXPECT_EQ(302, ETHEREAL_CTL_FRAME_MAX);
+	EXPECT_EQ(604, ETHEREAL_CTL_BURST);
+	EXPECT_EQ(156250ULL, ethereal_ctl_rate(10 * MBIT));
+}
+
+TEST(paced_share_is_the_policed_burst)
+{
+	/* 5 Mbit/s, 10 ms of burst, 10 ms cycle: the whole burst */
+	EXPECT_EQ(6250ULL, ethereal_dl_paced(5 * MBIT, 6250, 1514, 10 * MS));
+	/* a larger burst is policed to one cycle's worth */
+	EXPECT_EQ(6250ULL, ethereal_dl_paced(5 * MBIT, 25000, 1514, 10 * MS));
+	/* a slow connection still sends a whole frame at once */
+	EXPECT_EQ(1514ULL, ethereal_dl_paced(100000, 3028, 1514, 10 * MS));
+}
+
+TEST(cyclic_share_is_a_visit)
+{
+	/* two cycles' credit and the frame that overdraws */
+	EXPECT_EQ(2 * 6250ULL + 1514, ethereal_dl_cyclic(5 * MBIT, 1514, 10 * MS));
+}
+
+TEST(common_term)
+{
+	/*
+	 * 10 Mbit/s less its control share (9,843,750 bit/s): a best-effort
+	 * frame of 1518 bytes, the control burst, 6250 bytes of real time,
+	 * and two wheel slots in paced mode: 6.84 ms.
+	 */
+	EXPECT_EQ(6836680ULL, ethereal_dl_common(10 * MBIT, 1518, 6250, true));
+	/* cyclic: the visit of 14014 bytes, no wheel */
+	EXPECT_EQ(13113702ULL, ethereal_dl_common(10 * MBIT, 1518, 14014, false));
+	/* more real time ahead, a longer wait */
+	EXPECT_LT(ethereal_dl_common(10 * MBIT, 1518, 6250, true),
+		  ethereal_dl_common(10 * MBIT, 1518, 6251, true));
+}
+
+TEST(hop_bounds)
+{
+	/* paced: the budget */
+	EXPECT_EQ(7 * MS, ethereal_dl_hop(true, 7 * MS, 5 * MBIT, 6250, 10 * MS));
+	/* cyclic, budget under a cycle: a visit missed and one, a cycle apart */
+	EXPECT_EQ(2 * 10 * MS + 7 * MS, ethereal_dl_hop(false, 7 * MS, 5 * MBIT, 6250, 10 * MS));
+	/* a burst of four cycles' credit waits for four visits, and the one missed */
+	EXPECT_EQ(5 * 10 * MS + 7 * MS, ethereal_dl_hop(false, 7 * MS, 5 * MBIT, 25000, 10 * MS));
+	/* real time longer than a cycle stretches the cycles */
+	EXPECT_EQ(2 * 20 * MS + 20 * MS, ethereal_dl_hop(false, 20 * MS, 5 * MBIT, 6250, 10 * MS));
+	/* less than a byte a cycle: no bound */
+	EXPECT_EQ(U64_MAX, ethereal_dl_hop(false, 7 * MS, 1000, 3028, 100000));
+	/* no budget, no bound */
+	EXPECT_EQ(U64_MAX, ethereal_dl_hop(true, U64_MAX, 5 * MBIT, 6250, 10 * MS));
+}
+
+TEST(default_budget_covers_the_limits)
+{
+	/*
+	 * 10 Mbit/s, 60%, 1 s of buffer (1,250,000 bytes), 10 ms: cyclic's
+	 * worst (twice 7500 bytes a cycle and half the pool) is the larger.
+	 */
+	EXPECT_EQ(521851531ULL,
+		  ethereal_dl_budget_default(10 * MBIT, 60, 1250000, 10 * MS, 1518));
+	/* any set of connections the pool admits fits it */
+	EXPECT_LE(ethereal_dl_common(10 * MBIT, 1518, 625000, true),
+		  ethereal_dl_budget_default(10 * MBIT, 60, 1250000, 10 * MS, 1518));
+}
+
+/* Whatever the inputs, nothing faults and results saturate. */
+TEST(edges_saturate)
+{
+	const u64 v[] = { 0, 1, 1000, UINT32_MAX, 1ULL << 32, 1ULL << 63, U64_MAX };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		for (j = 0; j < ARRAY_SIZE(v); j++) {
+			ethereal_dl_paced(v[i], v[j], v[j], v[i]);
+			ethereal_dl_cyclic(v[i], v[j], v[j]);
+			ethereal_dl_common(v[i], v[j] & 0xffff, v[j], i & 1);
+			ethereal_dl_hop(false, v[i], v[j], v[i], v[j]);
+			ethereal_dl_budget_default(v[i], (u32)v[j], v[j], v[i], 1518);
+		}
+	}
+	EXPECT_EQ(U64_MAX, ethereal_add_sat(U64_MAX, 1));
+	EXPECT_EQ(U64_MAX, ethereal_mul_sat(1ULL << 32, 1ULL << 32));
+	EXPECT_EQ(0ULL, ethereal_sub_sat(1, 2));
+	/* a zero-rate link bounds nothing */
+	EXPECT_EQ(U64_MAX, ethereal_dl_common(0, 1518, 0, true));
+}
+
+TEST_HARNESS_MAIN
