@@ -388,13 +388,14 @@ static int ethereal_netdev_event(struct notifier_block *nb,
 			ethereal_port_remove(port);
 		ethereal_switch_unlock(sw);
 		break;
-	case NETDEV_PRECHANGEMTU:
-		/* Refused while connections' delay bounds rest on the MTU. */
+	case NETDEV_CHANGEMTU:
+		/*
+		 * Refused while connections' delay bounds rest on the MTU: the
+		 * core sets the old MTU back (PRECHANGEMTU does not say the new one).
+		 */
 		port = ethereal_port_find(net, dev);
 		if (port) {
-			struct netdev_notifier_info_ext *ext = ptr;
-
-			err = ethereal_sched_mtu_fits(port, ext->ext.mtu);
+			err = ethereal_sched_mtu_fits(port, READ_ONCE(dev->mtu));
 			if (err) {
 				netdev_warn(dev,
 					    "MTU change refused: the delay bounds of its connections rest on it\n");

@@ -41,7 +41,7 @@ rtcd_on() {
 
 # rt_conn SW KEY: KEY of SW's connection of the reserved flow (400 kbit/s:
 # 50000 bytes/s in etherealctl's JSON), or 0
-rt_conn() { ctl "$1" -j conn show br0 | jq "[.[] | select(.rate == 50000) | .$2] | first // 0"; }
+rt_conn() { ctl "$1" -j conn show br0 | jq -r "[.[] | select(.rate == 50000) | .$2] | first // 0"; }
 
 ktap_begin 10
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
@@ -102,12 +102,13 @@ run_load() {
 	on h1 rtperf send -j -R -S /tmp/rtcd-db-h1.sock -r 400kbit -t "$SECS" -s 1472 \
 		"$(host_ip h3)" 5000 >"$D/rt.tx" 2>"$D/rt.txerr" &
 	pids+=($!)
-	path=0
-	for i in $(seq 50); do
-		path=$(rt_conn sw1 path_delay_ns)
-		[ "$path" -gt 0 ] && break
+	# Up: the ACCEPT has come back (while pending, sw1 knows the bound
+	# of the switches up to it only).
+	for i in $(seq 100); do
+		[ "$(rt_conn sw1 state)" = up ] && break
 		sleep 0.1
 	done
+	path=$(rt_conn sw1 path_delay_ns)
 	sum=0
 	for s in sw1 sw2 sw3; do
 		d=$(rt_conn $s delay_ns)

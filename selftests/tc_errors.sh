@@ -43,7 +43,7 @@ expect "rt-buffer below a frame" 'rt-buffer "1000": must hold a full frame' -- $
 expect "max-conns zero" 'max-conns "0": must be a number from 1 to 65524' -- $Q max-conns 0
 expect "max-conns above the IDs" 'max-conns "65525": must be a number from 1 to 65524' -- $Q max-conns 65525
 expect "delay not a time" 'delay "soon": not a time' -- $Q delay soon
-expect "delay above a minute" 'delay "2min": must be at most 60s' -- $Q delay 2min
+expect "delay above a minute" 'delay "61s": must be at most 60s' -- $Q delay 61s
 on sw1 ip link add dummy0 type dummy
 expect "no rate, device without a speed" "The device reports no speed: give a rate" -- \
 	qdisc add dev dummy0 root ethereal
