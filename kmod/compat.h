@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What differs between the kernels EtheReal supports: Debian's 6.1, 6.12
- * and 6.12 PREEMPT_RT (selftests/lib/kver). The only place in the module
- * that looks at the kernel's version.
+ * and 6.12 PREEMPT_RT (selftests/lib/kver), and what their configuration
+ * must have. The only place in the module that looks at the kernel's
+ * version.
  */
 #ifndef _ETHEREAL_COMPAT_H
 #define _ETHEREAL_COMPAT_H
@@ -13,6 +14,15 @@
 
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
 #error "EtheReal needs Linux 6.1 or later"
+#endif
+
+/*
+ * The bridge tells a port's STP state changes through switchdev alone:
+ * without it the notifier is a stub, and real time would keep going out
+ * of a blocked or disabled port (Debian's kernels have it).
+ */
+#if !IS_ENABLED(CONFIG_NET_SWITCHDEV)
+#error "EtheReal needs a kernel with CONFIG_NET_SWITCHDEV, to follow the bridge's STP states"
 #endif
 
 /* 6.12 moved the unaligned accessors out of asm/. */
