@@ -9,6 +9,9 @@
 #   ktap_info MSG...         a diagnostic line
 #   defer CMD...             run CMD at exit, last deferred first
 #   ktap_skip_all WHY        skip the whole test (exit 4)
+#   slow N                   N times the kernel's slowness (ETHEREAL_SLOW,
+#                            4 on a debug kernel, from selftests/run): for
+#                            how long a test waits for something to happen
 
 KSFT_PASS=0
 KSFT_FAIL=1
@@ -22,6 +25,8 @@ _ktap_skip=0
 _ktap_deferred=()
 
 ktap_info() { echo "# $*"; }
+
+slow() { echo $(($1 * ${ETHEREAL_SLOW:-1})); }
 
 # " # Ns" after a check that took 2 s or more since the one before: where a
 # test spends its time (bash's SECONDS: no fork).
