@@ -307,11 +307,11 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 		goto err;
 	}
 	if (!json_is_true(json_object_get(reply, "ok"))) {
-		const char *reason = json_string_value(json_object_get(reply, "error"));
-
+		/* before the reply, and the reason's string with it, is freed */
+		e = reason_errno(json_string_value(json_object_get(reply, "error")));
 		reply_error(reply, "reservation refused");
 		json_decref(reply);
-		errno = reason_errno(reason);
+		errno = e;
 		goto err;
 	}
 	id = json_string_value(json_object_get(reply, "id"));
