@@ -2,13 +2,18 @@
 /*
  * rttr-send: send datagrams at a reservation through librttr.
  *
- *   rttr-send [-i IF] [-S SOCKET] [-b BURST] [-p PERIOD] [-m MAX_PKT] [-j]
+ *   rttr-send [-i IF] [-S SOCKET] [-b BURST] [-m MAX_PKT] [-P packet|tick]
+ *             [-p PERIOD] [-r RESOLUTION] [-d MAX_DELAY] [-j] [-v]
  *             DADDR DPORT RATE [-s SIZE] [-n COUNT] [-t SECONDS]
  *
- * RATE, BURST, SIZE and PERIOD as tc(8) writes them ("50mbit", "64k",
- * "10ms"). Stops after COUNT datagrams or SECONDS, whichever is first
- * (default: 10 s), or on SIGINT/SIGTERM; prints the achieved rate, of the
- * payload and of whole frames (payload + 42 bytes), against the reserved.
+ * RATE, BURST, SIZE and the times as tc(8) writes them ("50mbit", "64k",
+ * "10ms"). -P: per-packet pacing (the default) or the paper's tick mode,
+ * whose tick is PERIOD; RESOLUTION is per-packet pacing's timer resolution.
+ * Stops after COUNT datagrams or SECONDS, whichever is first (default:
+ * 10 s), or on SIGINT/SIGTERM; prints the achieved rate, of the payload
+ * and of whole frames (payload + 42 bytes), against the reserved; with -v
+ * (and always in -j's JSON, as "info") what rttr_info() says: the
+ * contract, the path's delay bound, the pacing.
  */
 #include <err.h>
 #include <errno.h>
@@ -34,9 +39,58 @@ static void on_signal(int sig)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: rttr-send [-i IF] [-S SOCKET] [-b BURST] [-p PERIOD] [-m MAX_PKT] [-j]\n"
+		"usage: rttr-send [-i IF] [-S SOCKET] [-b BURST] [-m MAX_PKT] [-P packet|tick]\n"
+		"                 [-p PERIOD] [-r RESOLUTION] [-d MAX_DELAY] [-j] [-v]\n"
 		"                 DADDR DPORT RATE [-s SIZE] [-n COUNT] [-t SECONDS]\n");
 	exit(2);
+}
+
+/* What rttr_info() says, for people (-v). */
+static void print_info(const struct rttr *r)
+{
+	char rate[32], burst[32], tol[32], res[32], jit[32], bound[32] = "unknown";
+	struct rttr_info in;
+
+	if (rttr_info(r, &in))
+		return;
+	format_rate(in.rate, rate, sizeof(rate));
+	format_size(in.burst, burst, sizeof(burst));
+	format_size(in.tolerance, tol, sizeof(tol));
+	format_time(in.resolution_ns, res, sizeof(res));
+	format_time(in.jitter_ns, jit, sizeof(jit));
+	if (in.delay_bound_ns)
+		format_time(in.delay_bound_ns, bound, sizeof(bound));
+	fprintf(stderr, "rttr-send: contract rate %s/s burst %s max_pkt %u, %u hop%s, "
+		"delay bound %s\n", rate, burst, in.max_pkt, in.hops,
+		in.hops == 1 ? "" : "s", bound);
+	fprintf(stderr, "rttr-send: pacing %s, %s %s, tolerance %s, jitter budget %s\n",
+		in.pacing == RTTR_PACING_TICK ? "tick" : "per-packet",
+		in.pacing == RTTR_PACING_TICK ? "period" : "resolution", res, tol, jit);
+}
+
+/* The same and the sender's own jitter, as the JSON report's "info". */
+static void json_info(const struct rttr *r)
+{
+	struct rttr_info in;
+
+	if (rttr_info(r, &in)) {
+		printf(",\"info\":null");
+		return;
+	}
+	printf(",\"info\":{\"rate_bps\":%llu,\"burst\":%llu,\"max_pkt\":%u,\"hops\":%u,"
+	       "\"delay_bound_ns\":", (unsigned long long)in.rate,
+	       (unsigned long long)in.burst, in.max_pkt, in.hops);
+	if (in.delay_bound_ns)
+		printf("%llu", (unsigned long long)in.delay_bound_ns);
+	else
+		printf("null");
+	printf(",\"pacing\":\"%s\",\"tolerance\":%llu,\"resolution_ns\":%llu,"
+	       "\"jitter_ns\":%llu,\"send_max_ns\":%llu,\"late_max_ns\":%llu,"
+	       "\"unused_ns\":%llu}",
+	       in.pacing == RTTR_PACING_TICK ? "tick" : "packet",
+	       (unsigned long long)in.tolerance, (unsigned long long)in.resolution_ns,
+	       (unsigned long long)in.jitter_ns, (unsigned long long)in.send_max_ns,
+	       (unsigned long long)in.late_max_ns, (unsigned long long)in.unused_ns);
 }
 
 int main(int argc, char **argv)
@@ -46,13 +100,13 @@ int main(int argc, char **argv)
 	double seconds = 0, dt;
 	char rbuf[32], pbuf[32], fbuf[32];
 	struct sigaction sa = { .sa_handler = on_signal };
-	int opt, json = 0;
+	int opt, json = 0, verbose = 0;
 	struct rttr *r;
 	char *buf, *end;
 	ssize_t n;
 	long port;
 
-	while ((opt = getopt(argc, argv, "i:S:b:p:m:s:n:t:jh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:S:b:p:m:P:r:d:s:n:t:jvh")) != -1) {
 		switch (opt) {
 		case 'i':
 			q.ifname = optarg;
@@ -73,6 +127,23 @@ int main(int argc, char **argv)
 				errx(2, "bad max_pkt: %s", optarg);
 			q.max_pkt = (uint32_t)v;
 			break;
+		case 'P':
+			if (!strcmp(optarg, "packet"))
+				q.pacing = RTTR_PACING_PACKET;
+			else if (!strcmp(optarg, "tick"))
+				q.pacing = RTTR_PACING_TICK;
+			else
+				errx(2, "bad pacing: %s (packet or tick)", optarg);
+			break;
+		case 'r':
+			if (parse_time(optarg, &v) || !v || v > UINT32_MAX)
+				errx(2, "bad resolution: %s", optarg);
+			q.resolution_ns = (uint32_t)v;
+			break;
+		case 'd':
+			if (parse_time(optarg, &q.max_delay_ns) || !q.max_delay_ns)
+				errx(2, "bad maximum delay: %s", optarg);
+			break;
 		case 's':
 			if (parse_size(optarg, &size) || size > 65507)
 				errx(2, "bad size: %s", optarg);
@@ -89,6 +160,9 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		default:
 			usage();
@@ -113,9 +187,11 @@ int main(int argc, char **argv)
 		err(1, "calloc");
 	r = rttr_open(&q);
 	if (!r)
-		errx(1, "rttr_open: %s", rttr_error());
+		errx(1, "rttr_open: %s (%s)", rttr_error(), strerror(errno));
 	fprintf(stderr, "rttr-send: connection %s, proxy %s\n", rttr_id(r),
 		rttr_proxy(r));
+	if (verbose)
+		print_info(r);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
@@ -150,24 +226,40 @@ int main(int argc, char **argv)
 		sent++;
 		t1 = now_ns();
 	}
-	rttr_close(r);
 
 	dt = (t1 - t0) / 1e9;
 	format_rate((uint64_t)(dt > 0 ? sent * size * 8 / dt : 0), pbuf, sizeof(pbuf));
 	format_rate((uint64_t)(dt > 0 ? sent * (size + RTTR_OVERHEAD) * 8 / dt : 0),
 		    fbuf, sizeof(fbuf));
 	format_rate(q.rate, rbuf, sizeof(rbuf));
-	if (json)
+	if (json) {
 		printf("{\"sent\":%llu,\"size\":%llu,\"seconds\":%.6f,\"payload_bps\":%.0f,"
-		       "\"frame_bps\":%.0f,\"reserved_bps\":%llu}\n",
+		       "\"frame_bps\":%.0f,\"reserved_bps\":%llu",
 		       (unsigned long long)sent, (unsigned long long)size, dt,
 		       dt > 0 ? sent * size * 8 / dt : 0,
 		       dt > 0 ? sent * (size + RTTR_OVERHEAD) * 8 / dt : 0,
 		       (unsigned long long)q.rate);
-	else
+		json_info(r);
+		printf("}\n");
+	} else {
 		printf("sent %llu datagrams of %llu bytes in %.3f s: payload %s/s, frames %s/s (reserved %s/s)\n",
 		       (unsigned long long)sent, (unsigned long long)size, dt,
 		       pbuf, fbuf, rbuf);
+	}
+	if (verbose) {
+		struct rttr_info in;
+		char sm[32], lm[32], un[32];
+
+		if (!rttr_info(r, &in)) {
+			format_time(in.send_max_ns, sm, sizeof(sm));
+			format_time(in.late_max_ns, lm, sizeof(lm));
+			format_time(in.unused_ns, un, sizeof(un));
+			fprintf(stderr, "rttr-send: longest send %s, latest wake-up %s late, "
+				"rate unused for %s\n", sm, lm, un);
+		}
+	}
+	/* after the report: its wait for the switches to drain is not sending time */
+	rttr_close(r);
 	free(buf);
 	return 0;
 }

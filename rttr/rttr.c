@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,24 @@
 #include "rtcd_sock.h"
 #include "rttr_int.h"
 #include "units.h"
+
+/* The ABI: fields of later versions took reserved slots, and nothing moved. */
+struct rttr_qos_0 {
+	const char *daddr;
+	uint16_t dport;
+	uint64_t rate, burst;
+	uint32_t max_pkt;
+	uint64_t period_ns;
+	const char *ifname, *ctl_path;
+	uint64_t reserved[4];
+};
+_Static_assert(sizeof(struct rttr_qos) == sizeof(struct rttr_qos_0),
+	       "struct rttr_qos changed size");
+_Static_assert(offsetof(struct rttr_qos, max_delay_ns) ==
+	       offsetof(struct rttr_qos_0, reserved) &&
+	       offsetof(struct rttr_qos, reserved) ==
+	       offsetof(struct rttr_qos_0, reserved[2]),
+	       "struct rttr_qos's new fields are not where reserved[] was");
 
 static __thread char last_error[512];
 
@@ -71,6 +90,13 @@ static int reason_errno(const char *reason)
 		[ETHEREAL_SIG_R_BUSY] = EAGAIN, [ETHEREAL_SIG_R_LINK_DOWN] = ENETDOWN,
 		[ETHEREAL_SIG_R_EXPIRED] = ECONNRESET, [ETHEREAL_SIG_R_REQUESTED] = ECONNRESET,
 		[ETHEREAL_SIG_R_REMOVED] = ECONNRESET,
+		/*
+		 * ETIME ("timer expired"): time is what the path cannot
+		 * promise, and no other failure of librttr's uses it, where
+		 * ETIMEDOUT already means no answer and EMSGSIZE a frame too
+		 * large.
+		 */
+		[ETHEREAL_SIG_R_DELAY] = ETIME,
 	};
 	int r = rtcd_error_reason(reason);
 
@@ -111,17 +137,60 @@ static int route_ifname(struct in_addr daddr, char *ifname, size_t len)
 	return found;
 }
 
-/* "message [error]" of a failure reply, into the error text. */
+/* "message [error]" (", hop N]" when it names one) of a failure reply, into the error text. */
 static void reply_error(json_t *reply, const char *what)
 {
 	const char *reason = json_string_value(json_object_get(reply, "error"));
 	const char *message = json_string_value(json_object_get(reply, "message"));
+	json_t *hop = json_object_get(reply, "hop");
+	char at[32] = "";
 
 	if (!reason)
 		reason = json_string_value(json_object_get(reply, "reason"));
-	rttr_set_error("%s: %s [%s]", what,
+	if (json_is_integer(hop))
+		snprintf(at, sizeof(at), ", hop %lld", (long long)json_integer_value(hop));
+	rttr_set_error("%s: %s [%s%s]", what,
 		       message ? message : "refused by rtcd",
-		       reason ? reason : "unknown");
+		       reason ? reason : "unknown", at);
+}
+
+/*
+ * An optional integer KEY of rtcd's REPLY, from MIN to MAX, into *V (left
+ * as it is when absent: an older rtcd). 0, or -1 when it is no such number.
+ */
+static int reply_uint(json_t *reply, const char *key, uint64_t min, uint64_t max,
+		      uint64_t *v)
+{
+	json_t *j = json_object_get(reply, key);
+	json_int_t i;
+
+	if (!j)
+		return 0;
+	i = json_integer_value(j);
+	if (!json_is_integer(j) || i < 0 || (uint64_t)i < min || (uint64_t)i > max)
+		return -1;
+	*v = (uint64_t)i;
+	return 0;
+}
+
+/*
+ * The contract the path granted (rtcd's "rate", "burst", "max_pkt") and its
+ * delay bound ("delay_bound_ns"), into R, where the reply has them; an
+ * older rtcd's reply has none, and what was asked for stands. -1 when one
+ * makes no sense.
+ */
+static int reply_contract(json_t *reply, struct rttr *r)
+{
+	uint64_t max_pkt = r->max_pkt;
+
+	if (reply_uint(reply, "rate", 1, 1ULL << 53, &r->rate) ||
+	    reply_uint(reply, "max_pkt", RTTR_OVERHEAD + 1, 65535 + 28 + 14, &max_pkt) ||
+	    reply_uint(reply, "burst", max_pkt, UINT32_MAX, &r->burst) ||
+	    r->burst < max_pkt ||
+	    reply_uint(reply, "delay_bound_ns", 0, UINT64_MAX, &r->delay_bound))
+		return -1;
+	r->max_pkt = (uint32_t)max_pkt;
+	return 0;
 }
 
 /*
@@ -209,7 +278,7 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	char ifname[IF_NAMESIZE], path[108];
 	const char *s, *id, *proxy;
-	uint64_t burst, period;
+	uint64_t burst, period, res, now;
 	json_t *req, *reply;
 	struct in_addr daddr;
 	uint32_t max_pkt;
@@ -234,15 +303,25 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	if (period < 100000 || period > 60000000000ULL)
 		return fail(EINVAL, "period: %llu ns: not from 100 us to a minute",
 			    (unsigned long long)period);
+	if (qos->pacing != RTTR_PACING_PACKET && qos->pacing != RTTR_PACING_TICK)
+		return fail(EINVAL, "pacing: %u: not RTTR_PACING_PACKET or RTTR_PACING_TICK",
+			    qos->pacing);
+	res = qos->resolution_ns ? qos->resolution_ns : RTTR_RESOLUTION_DEFAULT;
+	if (res < 1000 || res > 1000000000)
+		return fail(EINVAL, "resolution: %llu ns: not from 1 us to 1 s",
+			    (unsigned long long)res);
 	burst = qos->burst;
 	if (!burst) {
 		/*
-		 * Two ticks' worth: a bucket that holds only one loses what a
+		 * Per-packet, rtcd's own default, 10 ms of rate and two
+		 * frames, a cycle of the switches' default: what the pacer
+		 * does not use is the host's jitter budget. Tick mode, two
+		 * ticks' worth: a bucket that holds only one loses what a
 		 * late tick brings beyond it, and the long-run rate with it
-		 * (bucket_test). At least rtcd's own default, 10 ms of rate
-		 * and two frames.
+		 * (bucket_test); at least the same.
 		 */
-		burst = default_burst(qos->rate, 2 * period > BURST_SPAN_DEFAULT_NS ?
+		burst = default_burst(qos->rate, qos->pacing == RTTR_PACING_TICK &&
+					  2 * period > BURST_SPAN_DEFAULT_NS ?
 					  2 * period : BURST_SPAN_DEFAULT_NS, max_pkt);
 		/* what the signaling carries */
 		if (burst > UINT32_MAX)
@@ -272,7 +351,11 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	if (!r)
 		return fail(ENOMEM, "out of memory");
 	r->fd = -1;
+	r->pacing = qos->pacing;
 	r->max_pkt = max_pkt;
+	r->rate = qos->rate;
+	r->burst = burst;
+	r->resolution = res;
 	strcpy(r->path, path);
 	r->ctl = rtcd_sock_connect(path, RTCD_SOCK_TIMEOUT_S);
 	if (r->ctl < 0) {
@@ -286,6 +369,14 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 			"daddr", qos->daddr, "dport", (int)qos->dport,
 			"rate", (json_int_t)qos->rate, "burst", (json_int_t)burst,
 			"max_pkt", (json_int_t)max_pkt);
+	/* only when asked: an older rtcd ignores what it does not know */
+	if (req && qos->max_delay_ns &&
+	    json_object_set_new(req, "max_delay_ns",
+				json_integer(qos->max_delay_ns > INT64_MAX ? INT64_MAX :
+					     (json_int_t)qos->max_delay_ns))) {
+		json_decref(req);
+		req = NULL;
+	}
 	if (!req || rtcd_sock_send(r->ctl, req)) {
 		e = req ? errno : ENOMEM;
 		json_decref(req);
@@ -326,7 +417,23 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	r->hops = hops > 0 && hops < 256 ? (uint32_t)hops : 1;
 	strcpy(r->id, id);
 	inet_ntop(AF_INET, &sin.sin_addr, r->proxy, sizeof(r->proxy));
+	e = reply_contract(reply, r);
 	json_decref(reply);
+	if (e) {
+		fail(EPROTO, "rtcd: the reply's contract or delay bound makes no sense");
+		goto err_close;
+	}
+	if (qos->max_delay_ns && (!r->delay_bound || r->delay_bound > qos->max_delay_ns)) {
+		/* an older rtcd or switch: accepted, with no bound to keep to */
+		if (!r->delay_bound)
+			fail(ETIME, "the path promises no delay bound (a switch or rtcd "
+			     "without them), and max_delay_ns asks for one");
+		else
+			fail(ETIME, "the path's delay bound, %llu ns, exceeds max_delay_ns (%llu)",
+			     (unsigned long long)r->delay_bound,
+			     (unsigned long long)qos->max_delay_ns);
+		goto err_close;
+	}
 
 	sin.sin_port = htons(qos->dport);
 	r->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -346,7 +453,13 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 		     strerror(errno));
 		goto err_close;
 	}
-	rttr_bucket_init(&r->bucket, qos->rate, burst, period, now_ns());
+	now = now_ns();
+	if (r->pacing == RTTR_PACING_TICK)
+		/* the paper's bucket, as asked for */
+		rttr_bucket_init(&r->bucket, r->rate, burst, period, now);
+	else
+		rttr_pacer_init(&r->pacer, r->rate, rttr_pacer_tolerance(r->burst, r->max_pkt),
+				r->max_pkt, res, now);
 	return r;
 
 err_close:
@@ -370,15 +483,12 @@ err:
 static void drain_wait(uint64_t until)
 {
 	uint64_t now = now_ns();
-	struct timespec ts;
 
 	if (until <= now)
 		return;
 	if (until - now > RTTR_CLOSE_WAIT_MAX_NS)
 		until = now + RTTR_CLOSE_WAIT_MAX_NS;
-	ts.tv_sec = (time_t)(until / 1000000000ULL);
-	ts.tv_nsec = (long)(until % 1000000000ULL);
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	rttr_sleep_until(until);
 }
 
 void rttr_close(struct rttr *r)
@@ -437,5 +547,44 @@ const char *rttr_proxy(const struct rttr *r)
 
 uint64_t rttr_next_tick(const struct rttr *r)
 {
-	return r ? r->bucket.deadline : 0;
+	if (!r)
+		return 0;
+	if (r->pacing == RTTR_PACING_TICK)
+		return r->bucket.deadline;
+	return r->next_wake ? r->next_wake : rttr_pacer_due(&r->pacer, r->max_pkt);
+}
+
+int rttr_info(const struct rttr *r, struct rttr_info *info)
+{
+	unsigned __int128 jitter;
+
+	if (!r || !info) {
+		rttr_set_error("rttr_info: NULL argument");
+		errno = EINVAL;
+		return -1;
+	}
+	memset(info, 0, sizeof(*info));
+	info->rate = r->rate;
+	info->burst = r->burst;
+	info->max_pkt = r->max_pkt;
+	info->hops = r->hops;
+	info->delay_bound_ns = r->delay_bound;
+	info->pacing = r->pacing;
+	if (r->pacing == RTTR_PACING_TICK) {
+		info->tolerance = r->bucket.burst;
+		info->resolution_ns = r->bucket.period;
+	} else {
+		info->tolerance = r->pacer.tol;
+		info->resolution_ns = r->resolution;
+	}
+	/* pacer.h: conforming at the switch while the host's jitter is within it */
+	if (r->burst > info->tolerance) {
+		jitter = (unsigned __int128)(r->burst - info->tolerance) * 8000000000ULL / r->rate;
+		info->jitter_ns = jitter > UINT64_MAX ? UINT64_MAX : (uint64_t)jitter;
+	}
+	info->send_max_ns = r->send_max;
+	info->late_max_ns = r->late_max;
+	if (r->pacing == RTTR_PACING_PACKET)
+		info->unused_ns = r->pacer.unused;
+	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "bucket.h"
+#include "pacer.h"
 #include "rttr.h"
 
 /* The longest rttr_close() waits for the switches to forward what was sent. */
@@ -14,6 +15,9 @@
 #define RTTR_READOPT_EVERY_NS	100000000ULL
 #define RTTR_READOPT_MAX_NS	15000000000ULL
 
+/* How often rttr_send() looks for rtcd's notices: tick mode's default period. */
+#define RTTR_CTL_EVERY_NS	RTTR_PERIOD_DEFAULT
+
 struct rttr {
 	int fd;			/* UDP, connected to proxy:dport */
 	int ctl;		/* rtcd's socket; -1 while rtcd is away */
@@ -21,10 +25,20 @@ struct rttr {
 	uint64_t lost_at;	/* now_ns() when rtcd went away; 0: it is there */
 	uint64_t retry_at;	/* the next attempt to be taken back */
 	bool dead;		/* torn down by the network or rtcd gone */
-	uint32_t max_pkt;
+	uint32_t pacing;	/* RTTR_PACING_* */
+	uint32_t max_pkt;	/* the contract: max_pkt, rate, burst */
+	uint64_t rate;
+	uint64_t burst;
 	uint32_t hops;		/* switches on the path, from rtcd's reply */
+	uint64_t delay_bound;	/* ns, from rtcd's reply: 0 = none known */
+	uint64_t resolution;	/* ns: per-packet pacing's timer resolution */
 	uint64_t last_sent;	/* now_ns() of the last datagram sent */
-	struct rttr_bucket bucket;
+	uint64_t ctl_at;	/* per-packet: when to look for rtcd's notices */
+	uint64_t next_wake;	/* per-packet: the wake-up for a refused frame */
+	uint64_t send_max;	/* ns: the longest from decision to send()'s return */
+	uint64_t late_max;	/* ns: the latest a sleep ended past its time */
+	struct rttr_bucket bucket;	/* tick mode */
+	struct rttr_pacer pacer;	/* per-packet */
 	char id[8];		/* "03:09" */
 	char proxy[16];		/* dotted quad */
 };
@@ -50,5 +64,8 @@ uint64_t rttr_drained_at(const struct rttr *r);
  * -1 if a signal interrupted the sleep (no tick then).
  */
 int rttr_shaper_wait(struct rttr_bucket *b);
+
+/* Sleeps to the CLOCK_MONOTONIC time T: 0, or EINTR. */
+int rttr_sleep_until(uint64_t t);
 
 #endif

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# librttr natively, with no switch behind it: in a network namespace of the
+# caller's own (unshare -n), an eth0 that takes the proxy prefix and drops
+# what it is given, and selftests/tools/fake_rtcd.py answering rtcd's
+# socket. eth0 is a veth whose peer is down, which drops every frame and
+# counts it (tx dropped), as a dummy device would: kernels without dummy
+# have veth.
+#
+#   fake_link                   eth0, 10.0.0.1/24, 198.18.0.0/15 through it,
+#                               03:09's proxy neighbour entry (as rtcd does)
+#   fake_rtcd SOCK OUT [REPLY]  fake_rtcd.py on SOCK, what it prints to OUT;
+#                               returns once it listens (FAKE_RTCD: its pid)
+#   fake_rtcd_stop
+
+_fake_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+fake_link() {
+	ip link set lo up &&
+	ip link add eth0 type veth peer name eth0p &&
+	ip addr add 10.0.0.1/24 dev eth0 &&
+	ip link set eth0 up &&
+	ip route add 198.18.0.0/15 dev eth0 &&
+	ip neigh add 198.18.3.9 lladdr ff:ff:ff:ff:03:09 dev eth0 nud permanent
+}
+
+FAKE_RTCD=
+fake_rtcd() {
+	local sock=$1 out=$2 i
+	shift 2
+	# not an earlier one's "ready", nor its socket
+	rm -f "$out" "$sock"
+	"$_fake_top/selftests/tools/fake_rtcd.py" "$sock" "$@" >"$out" 2>&1 &
+	FAKE_RTCD=$!
+	for i in $(seq 100); do
+		grep -qs '^ready' "$out" && return 0
+		kill -0 "$FAKE_RTCD" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+fake_rtcd_stop() {
+	[ -n "$FAKE_RTCD" ] || return 0
+	kill "$FAKE_RTCD" 2>/dev/null
+	wait "$FAKE_RTCD" 2>/dev/null
+	FAKE_RTCD=
+}
