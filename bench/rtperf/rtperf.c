@@ -92,8 +92,8 @@ static void usage(FILE *f, int status)
 	fprintf(f,
 		"usage: rtperf send [-r RATE] [-s SIZE] [-t SECONDS] [-n COUNT] [-p cbr|poisson]\n"
 		"                   [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [-j]\n"
-		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--period PERIOD]\n"
-		"                       [-i IF] [-S SOCKET]] DADDR DPORT\n"
+		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--pacing packet|tick]\n"
+		"                       [--period PERIOD] [-i IF] [-S SOCKET]] DADDR DPORT\n"
 		"       rtperf recv [-b ADDR] [-t SECONDS] [-w IDLE] [-n COUNT] [-W WINDOW]\n"
 		"                   [-H BIN] [-T STEP] [-o FILE] [-j] PORT\n"
 		"see rtperf(1)\n");

@@ -50,7 +50,7 @@ struct sender {
 	int failed;			/* stopped by an error */
 };
 
-enum { OPT_PERIOD = 256 };
+enum { OPT_PERIOD = 256, OPT_PACING };
 
 static const struct option long_opts[] = {
 	{ "rate", required_argument, NULL, 'r' },
@@ -68,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "burst", required_argument, NULL, 'b' },
 	{ "max-pkt", required_argument, NULL, 'm' },
 	{ "period", required_argument, NULL, OPT_PERIOD },
+	{ "pacing", required_argument, NULL, OPT_PACING },
 	{ "interface", required_argument, NULL, 'i' },
 	{ "socket", required_argument, NULL, 'S' },
 	{ "help", no_argument, NULL, 'h' },
@@ -79,8 +80,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rtperf send [-r RATE] [-s SIZE] [-t SECONDS] [-n COUNT] [-p cbr|poisson]\n"
 		"                   [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [-j]\n"
-		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--period PERIOD]\n"
-		"                       [-i IF] [-S SOCKET]] DADDR DPORT\n");
+		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--pacing packet|tick]\n"
+		"                       [--period PERIOD] [-i IF] [-S SOCKET]] DADDR DPORT\n");
 	exit(2);
 }
 
@@ -171,6 +172,15 @@ static void parse(struct sender *s, int argc, char **argv)
 			s->q.period_ns = arg_time("period", optarg);
 			rtopt = 'T';
 			break;
+		case OPT_PACING:
+			if (!strcmp(optarg, "packet"))
+				s->q.pacing = RTTR_PACING_PACKET;
+			else if (!strcmp(optarg, "tick"))
+				s->q.pacing = RTTR_PACING_TICK;
+			else
+				errx(2, "bad pacing '%s': packet or tick", optarg);
+			rtopt = 'A';
+			break;
 		case 'i':
 			s->q.ifname = optarg;
 			rtopt = 'i';
@@ -189,7 +199,8 @@ static void parse(struct sender *s, int argc, char **argv)
 	s->dport = arg_port(argv[optind + 1]);
 	if (rtopt && !s->reserve)
 		errx(2, "%s%c is an option of the reservation: add -R",
-		     rtopt == 'T' ? "--period" : "-", rtopt == 'T' ? ' ' : rtopt);
+		     rtopt == 'T' ? "--period" : rtopt == 'A' ? "--pacing" : "-",
+		     rtopt == 'T' || rtopt == 'A' ? ' ' : rtopt);
 	if (!s->count && !s->seconds)
 		s->seconds = 10;
 	if (!s->reserve && inet_pton(AF_INET, s->daddr, &s->sin.sin_addr) != 1)
