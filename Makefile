@@ -76,7 +76,7 @@ demo: deps
 
 # Scenarios not in the tree yet are skipped; one that fails does not stop
 # the others, but fails the target once the summary is written.
-SCENARIOS ?= fig4 fig5 fig6 fig7 nto1 alloc setup scale isolation table1
+SCENARIOS ?= fig4 fig5 fig6 fig7 nto1 alloc setup scale isolation table1 pacing_cpu
 
 bench: deps
 	@$(MAKE) -s all
