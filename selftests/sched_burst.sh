@@ -17,25 +17,13 @@
 SIZE=1472			# 1514-byte frames
 BURST=$((12 * 1514))		# 12 frames
 
-# class_stat packets|overlimits: the connection's class on the output port
-# (tc 6.1 prints classes as text only, -j or not)
-class_stat() {
-	on sw1 tc -s class show dev swp2 | awk -v what="$1" '
-		/^class ethereal/ { c = 1; next }
-		/^class/ { c = 0 }
-		c && /Sent/ { for (i = 1; i < NF; i++) {
-			if ($(i + 1) == "pkt") p += $i
-			if ($i == "overlimits") o += $(i + 1) } }
-		END { print what == "packets" ? p + 0 : o + 0 }'
-}
-
 # burst N: N frames back to back; _held: frames held back so far, _sent:
 # frames the class sent so far
 burst() {
 	on h1 udpprobe send "$(proxy_ip 03:09)" 5000 "$1" $SIZE >/dev/null
 	sleep 1			# well over burst / rate: the bucket refills
-	_held=$(class_stat overlimits)
-	_sent=$(class_stat packets)
+	_held=$(class_stat sw1 swp2 overlimits)
+	_sent=$(class_stat sw1 swp2 packets)
 	ktap_info "$1 frames: $_sent sent by the class, $_held held back, in total"
 }
 

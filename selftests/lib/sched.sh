@@ -19,6 +19,20 @@ field() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2" | head -n 1; }
 # make SECONDS at RATE (bit/s of whole frames)
 frames() { echo $(( $1 * $2 / ((${3} + 42) * 8) )); }
 
+# class_stat SW DEV packets|overlimits|dropped: the sum over the
+# connections' classes of DEV's ethereal qdisc on SW (overlimits: frames
+# held back by their rate). tc 6.1 prints classes as text only, -j or not.
+class_stat() {
+	on "$1" tc -s class show dev "$2" | awk -v what="$3" '
+		/^class ethereal/ { c = 1; next }
+		/^class/ { c = 0 }
+		c && /Sent/ { for (i = 1; i < NF; i++) {
+			if ($(i + 1) == "pkt") p += $i
+			if ($i == "(dropped") d += $(i + 1)
+			if ($i == "overlimits") o += $(i + 1) } }
+		END { print what == "packets" ? p + 0 : what == "dropped" ? d + 0 : o + 0 }'
+}
+
 # Flows run together: flow_start NAME FROM TO DST PORT RATE_BPS SECONDS SIZE
 # [BURST] declares one; flows_go starts every receiver, then every sender
 # at once, and waits for all; then flow_rx NAME and flow_tx NAME give the
