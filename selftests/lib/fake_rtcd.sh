@@ -2,9 +2,9 @@
 # librttr natively, with no switch behind it: in a network namespace of the
 # caller's own (unshare -n), an eth0 that takes the proxy prefix and drops
 # what it is given, and selftests/tools/fake_rtcd.py answering rtcd's
-# socket. eth0 is a veth whose peer is down, which drops every frame and
-# counts it (tx dropped), as a dummy device would: kernels without dummy
-# have veth.
+# socket. Source after ktap.sh. eth0 is a veth whose peer is down, which
+# drops every frame and counts it (tx dropped), as a dummy device would:
+# kernels without dummy have veth.
 #
 #   fake_link                   eth0, 10.0.0.1/24, 198.18.0.0/15 through it,
 #                               03:09's proxy neighbour entry (as rtcd does)
@@ -25,18 +25,13 @@ fake_link() {
 
 FAKE_RTCD=
 fake_rtcd() {
-	local sock=$1 out=$2 i
+	local sock=$1 out=$2
 	shift 2
 	# not an earlier one's "ready", nor its socket
 	rm -f "$out" "$sock"
 	"$_fake_top/selftests/tools/fake_rtcd.py" "$sock" "$@" >"$out" 2>&1 &
 	FAKE_RTCD=$!
-	for i in $(seq 100); do
-		grep -qs '^ready' "$out" && return 0
-		kill -0 "$FAKE_RTCD" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+	wait_line "$out" '^ready' "$FAKE_RTCD"
 }
 
 fake_rtcd_stop() {

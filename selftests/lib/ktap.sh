@@ -8,6 +8,8 @@
 #   ktap_end                 exit 0 (all passed), 1 (any failed), 4 (all skipped)
 #   ktap_info MSG...         a diagnostic line
 #   defer CMD...             run CMD at exit, last deferred first
+#   wait_line FILE REGEX PID a daemon PID's FILE has a line matching REGEX
+#                            (5 s at most; fails at once if PID exits)
 #   ktap_skip_all WHY        skip the whole test (exit 4)
 #   slow N                   N times the kernel's slowness (ETHEREAL_SLOW,
 #                            4 on a debug kernel, from selftests/run): for
@@ -101,6 +103,16 @@ ktap_end() {
 	if [ "$_ktap_fail" -gt 0 ]; then exit $KSFT_FAIL; fi
 	if [ "$_ktap_pass" -eq 0 ] && [ "$_ktap_skip" -gt 0 ]; then exit $KSFT_SKIP; fi
 	exit $KSFT_PASS
+}
+
+wait_line() {
+	local i
+	for i in $(seq 100); do
+		grep -qs "$2" "$1" && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
 }
 
 defer() {

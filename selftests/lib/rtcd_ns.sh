@@ -44,12 +44,7 @@ start() { # extra rtcd arguments
 	: >"$log"
 	"$rtcd" -i eth0 -S "$sock" -f "$conf" "$@" 2>>"$log" &
 	pid=$!
-	for _ in $(seq 100); do
-		grep -q "ready:" "$log" && return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
+	wait_line "$log" "ready:" "$pid"
 }
 # Every rtcd stopped must exit 0: a crash on the way out is a failure too.
 bad_exits=

@@ -25,8 +25,8 @@ export LD_LIBRARY_PATH=$top/rttr
 send=$top/rttr/rttr-send
 dir=$(mktemp -d /tmp/rttr_contract.XXXXXX)
 sock=$dir/eth0.sock
-cleanup() { fake_rtcd_stop; rm -rf "$dir"; }
-trap cleanup EXIT
+defer rm -rf "$dir"
+defer fake_rtcd_stop
 
 fake_link || ktap_skip_all "cannot make a dummy link"
 
