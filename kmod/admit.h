@@ -52,6 +52,48 @@ static inline u64 ethereal_bytes_in(u64 rate, u64 ns)
 	return ethereal_mul_div(rate, ns, 8 * ETHEREAL_NSEC_PER_SEC);
 }
 
+/*
+ * TIME advanced by what LEN bytes take at RATE, exactly in the long run:
+ * *FRAC carries what is left beyond whole nanoseconds, in bit-ns (below
+ * RATE), from one frame to the next. Rounding each frame up instead
+ * (ethereal_tx_ns()) made a shaper's clock fall behind a source at
+ * exactly the rate, 83 us a second at 1 Gbit/s, until its queue overflowed.
+ * LEN is a frame (at most 2^17 bytes here), RATE at most
+ * ETHEREAL_RATE_MAX: nothing overflows.
+ */
+static inline u64 ethereal_tx_advance(u64 time, u64 len, u64 rate, u64 *frac)
+{
+	u64 rem, ns;
+
+	if (!rate || len > (1ULL << 17))
+		return U64_MAX;
+	ns = div64_u64_rem(len * 8 * ETHEREAL_NSEC_PER_SEC + *frac, rate, &rem);
+	*frac = rem;
+	return time > U64_MAX - ns ? U64_MAX : time + ns;
+}
+
+/*
+ * The bytes RATE carries in CYCLES cycles of NS each, exactly in the long
+ * run: *FRAC carries what is left beyond whole bytes, in bit-ns (below
+ * 8e9). ethereal_bytes_in() drops the fraction each time: 1 kbit/s in a
+ * 10 ms cycle is 1.25 bytes, and a cycle's credit of 1 lost a fifth of it.
+ */
+static inline u64 ethereal_bytes_advance(u64 rate, u64 ns, u64 cycles, u64 *frac)
+{
+	const u64 unit = 8 * ETHEREAL_NSEC_PER_SEC;
+	u64 q = ethereal_mul_div(rate, ns, unit), rem;
+
+	if (q == U64_MAX)
+		return U64_MAX;
+	/* rate x ns - q x unit, exact in 64 bits: it is below unit */
+	rem = rate * ns - q * unit;
+	if (cycles > (1ULL << 30))
+		cycles = 1ULL << 30;
+	rem = rem * cycles + *frac;
+	*frac = rem % unit;
+	return q * cycles + rem / unit;
+}
+
 /* Whether RATE is one a reservation or a port may have. */
 static inline int ethereal_rate_valid(u64 rate)
 {

@@ -142,9 +142,11 @@ static void ethereal_reschedule(struct ethereal_sched *q)
 		cl->listed = false;
 		/* Departure times of what waits: evenly from now. */
 		cl->vtime = now;
+		cl->vfrac = 0;
 		for (skb = cl->q.head; skb; skb = skb->next) {
 			ethereal_cb(skb)->time = cl->vtime;
-			cl->vtime += ethereal_tx_ns(qdisc_pkt_len(skb), cl->rate);
+			cl->vtime = ethereal_tx_advance(cl->vtime, qdisc_pkt_len(skb), cl->rate,
+							&cl->vfrac);
 		}
 		if (cl->q.qlen)
 			ethereal_activate(q, cl, now);
@@ -204,16 +206,23 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	now = ktime_get_ns();
 	if (q->mode == ETHEREAL_MODE_PACED) {
 		u64 tx = ethereal_tx_ns(len, cl->rate);
-		u64 tat = max(now, cl->vtime);
+		u64 tat = cl->vtime;
 		/* never more at once than cyclic mode would send in a cycle */
 		u64 tol = min(cl->tau, q->cycle);
 		u64 tau = tol > tx ? tol - tx : 0;
-		u64 start = tat > now + tau ? tat - tau : now;
+		u64 start;
+
+		/* Idle: the clock starts again from now, its fraction with it. */
+		if (tat < now) {
+			tat = now;
+			cl->vfrac = 0;
+		}
+		start = tat > now + tau ? tat - tau : now;
 
 		if (start > now)
 			cl->qstats.overlimits++;
 		ethereal_cb(skb)->time = start;
-		cl->vtime = tat + tx;
+		cl->vtime = ethereal_tx_advance(tat, len, cl->rate, &cl->vfrac);
 	}
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->backlog += len;
@@ -304,6 +313,8 @@ static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *ne
 		if (cl->credit_cycle != q->cycle_no) {
 			u64 quantum = ethereal_bytes_in(cl->rate, q->cycle);
 			u64 cycles = 1 + q->missed - cl->missed_seen;
+			u64 earned = ethereal_bytes_advance(cl->rate, q->cycle, cycles,
+							    &cl->credit_frac);
 
 			/*
 			 * A deficit carries over, and so does credit left
@@ -313,7 +324,7 @@ static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *ne
 			 * reservation falls further behind with every such miss.
 			 * At most two cycles' worth leave in one.
 			 */
-			cl->credit = min_t(s64, cl->credit, quantum) + quantum * cycles;
+			cl->credit = min_t(s64, cl->credit, quantum) + earned;
 			cl->credit_cycle = q->cycle_no;
 			cl->missed_seen = q->missed;
 		}

@@ -31,12 +31,14 @@ struct ethereal_class {
 	struct qdisc_skb_head q;
 	/* paced */
 	u64 vtime;			/* theoretical arrival time of the next frame */
+	u64 vfrac;			/* and bit-ns beyond it, below the rate */
 	u64 tau;			/* ns: the burst's tolerance */
 	struct ethereal_wheel_item item;
 	/* cyclic */
 	struct list_head alist;		/* in visit or wait */
 	bool listed;
 	s64 credit;			/* bytes left in cycle credit_cycle */
+	u64 credit_frac;		/* bit-ns of credit beyond whole bytes */
 	u64 credit_cycle;
 	u64 missed_seen;		/* q->missed when it last got credit */
 	struct gnet_stats_basic_sync bstats;

@@ -23,6 +23,47 @@ TEST(bytes_per_interval)
 	EXPECT_EQ(125000000000ULL, ethereal_bytes_in(1000000000000ULL, 1000000000));
 }
 
+/* Shapers' clocks and cycles' credit keep the fractions: exact in the long run. */
+TEST(exact_in_the_long_run)
+{
+	u64 t = 0, frac = 0, bytes = 0;
+	unsigned int i;
+
+	/* a second of 1514-byte frames at 1 Gbit/s: 82,562 frames, 999.98 ms */
+	for (i = 0; i < 82562; i++)
+		t = ethereal_tx_advance(t, 1514, 1000000000ULL, &frac);
+	EXPECT_EQ(82562ULL * 1514 * 8, t);
+	EXPECT_EQ(0ULL, frac);
+	/* 100 frames of 1000 bytes at 3 bit/s less than 1 Mbit/s */
+	t = 0;
+	frac = 0;
+	for (i = 0; i < 100; i++)
+		t = ethereal_tx_advance(t, 1000, 999997, &frac);
+	EXPECT_EQ(800002400ULL, t);		/* 8e14 / 999997, floor */
+	/* rounding each up would have gained a ns per frame */
+	EXPECT_LT(t, 100 * ethereal_tx_ns(1000, 999997));
+
+	/* 1 kbit/s in 10 ms cycles: 1.25 bytes each, 5 in four */
+	frac = 0;
+	for (i = 0; i < 4; i++)
+		bytes += ethereal_bytes_advance(1000, 10000000, 1, &frac);
+	EXPECT_EQ(5ULL, bytes);
+	EXPECT_EQ(0ULL, frac);
+	/* missed cycles credited at once: the same */
+	frac = 0;
+	EXPECT_EQ(5ULL, ethereal_bytes_advance(1000, 10000000, 4, &frac));
+	/* 50 Mbit/s, the paper's 10 ms: 62,500 a cycle, nothing left over */
+	frac = 0;
+	EXPECT_EQ(62500ULL, ethereal_bytes_advance(50000000, 10000000, 1, &frac));
+	EXPECT_EQ(0ULL, frac);
+	/* no fault at the edges */
+	frac = 0;
+	EXPECT_EQ(U64_MAX, ethereal_tx_advance(0, 1514, 0, &frac));
+	EXPECT_EQ(U64_MAX, ethereal_tx_advance(U64_MAX - 1, 1514, 1000, &frac));
+	frac = 0;
+	ethereal_bytes_advance(ETHEREAL_RATE_MAX, ETHEREAL_CYCLE_MAX_NS, U64_MAX, &frac);
+}
+
 TEST(admission_at_the_limit)
 {
 	/* 60% of 100 Mbit/s */

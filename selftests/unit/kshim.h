@@ -34,6 +34,12 @@ static inline u64 mul_u64_u64_div_u64(u64 a, u64 b, u64 c)
 	return (u64)q;
 }
 
+static inline u64 div64_u64_rem(u64 a, u64 b, u64 *rem)
+{
+	*rem = a % b;
+	return a / b;
+}
+
 static inline u64 mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 {
 	return (u64)(((unsigned __int128)a * b) >> shift);
