@@ -54,7 +54,9 @@ app_open() {
 # rttr-recv on DST; prints the receiver's JSON, then the sender's
 flow() {
 	local out i; out=$(mktemp)
-	on "$1" rttr-recv -j -w 2 5000 >"$out" 2>"$out.err" &
+	# -t: a sender that never started must not leave the receiver
+	# waiting for its first datagram, and the test hung
+	on "$1" rttr-recv -j -w 2 -t $(($4 + $(slow 30))) 5000 >"$out" 2>"$out.err" &
 	local rpid=$!
 	for i in $(seq 100); do grep -q listening "$out.err" && break; sleep 0.05; done
 	on h1 taskset -c 0 rttr-send -S $SOCK -j -m $(($3 + 42)) "$(host_ip "$1")" 5000 "$2" \
@@ -144,7 +146,10 @@ ktap_result "application killed: its connection gone from every switch within 1 
 res=$(mktemp)
 flow h3 5mbit 1472 8 >"$res" &
 fpid=$!
-sleep 2
+# the stream running (a slow kernel takes seconds to start it): restarted
+# before its setup, rtcd would not restart under a live stream
+wait_conns 1 "$(slow 5)"
+sleep 1
 kill -TERM $RTCD
 for i in $(seq 50); do kill -0 $RTCD 2>/dev/null || break; sleep 0.1; done
 rtcd_start
