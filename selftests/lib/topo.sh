@@ -19,6 +19,8 @@
 #   TOPO_OFFLOAD=off   turn checksum and segmentation offloads off on every
 #                      veth, so that receivers really verify checksums
 #   TOPO_STP=1         run the kernel STP on the bridges
+#   TOPO_TXQ=N         give the switches' ports N TX queues (taprio needs
+#                      one per traffic class: tc-configs/peer taprio)
 # Everything is removed at exit, also when the test fails (lib/ktap.sh defer).
 
 TOPO_NS_PREFIX=et-
@@ -89,7 +91,7 @@ _topo_host() { # sw host
 	_topo_host_mac hmac "$h"
 	_topo_ns_add "$h" || return 1
 	ip -n "$sns" -batch - <<-EOF || return 1
-		link add $port address $mac type veth peer name eth0 netns $hns address $hmac
+		link add $port address $mac numtxqueues ${TOPO_TXQ:-1} type veth peer name eth0 netns $hns address $hmac
 		link set $port master br0 up
 	EOF
 	ip -n "$hns" -batch - <<-EOF
@@ -106,8 +108,9 @@ _topo_trunk() { # swA swB
 	_topo_names "$a" "$b" || return 1
 	pa=$port; ma=$mac
 	_topo_names "$b" "$a" || return 1
-	ip -n "$TOPO_NS_PREFIX$a" link add "$pa" address "$ma" type veth \
-		peer name "$port" netns "$TOPO_NS_PREFIX$b" address "$mac" || return 1
+	ip -n "$TOPO_NS_PREFIX$a" link add "$pa" address "$ma" numtxqueues "${TOPO_TXQ:-1}" \
+		type veth peer name "$port" netns "$TOPO_NS_PREFIX$b" address "$mac" \
+		numtxqueues "${TOPO_TXQ:-1}" || return 1
 	ip -n "$TOPO_NS_PREFIX$a" link set "$pa" master br0 up
 	ip -n "$TOPO_NS_PREFIX$b" link set "$port" master br0 up
 	_topo_offload "$TOPO_NS_PREFIX$a" "$pa"
