@@ -16,10 +16,12 @@
  *       one. A token bucket at the pace with a depth of C (and one frame)
  *       passes every frame sent: the traffic conformed to any contract of
  *       that rate whose burst is at least C.
- *   udpprobe recv PORT COUNT TIMEOUT_MS [GAP_MS]
+ *   udpprobe recv PORT COUNT TIMEOUT_MS [GAP_MS [STAMPS]]
  *       receive until COUNT datagrams or TIMEOUT_MS of silence (GAP_MS once
  *       the first datagram is in: a flow that lost its tail ends sooner),
- *       then print
+ *       write each one's receive timestamp (CLOCK_REALTIME ns, in time
+ *       order) as a line of the file STAMPS, if given (for rates over a
+ *       window of the caller's choosing), then print
  *       "received=N bytes=B dups=D sock_drops=K rate_bps=R iat_mean_us=M
  *       iat_sd_us=S iat_max_us=X dst=A,.. src=A,.." where K counts what the
  *       receiving socket itself dropped (full), the rate (frame bits over the
@@ -107,12 +109,21 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void timing_print(struct timing *t)
+/* Sorts the times (the lines of STAMPS, if not NULL) and prints their stats. */
+static void timing_print(struct timing *t, const char *stamps)
 {
 	double mean = 0, m2 = 0, max = 0, x, d, span;
 	unsigned long i;
 
 	qsort(t->at, t->n, sizeof(*t->at), cmp_u64);
+	if (stamps) {
+		FILE *f = fopen(stamps, "w");
+
+		for (i = 0; f && i < t->n; i++)
+			fprintf(f, "%llu\n", (unsigned long long)t->at[i]);
+		if (!f || fclose(f))
+			die(stamps);
+	}
 	for (i = 1; i < t->n; i++) {
 		x = (double)(t->at[i] - t->at[i - 1]) / 1e3;
 		d = x - mean;
@@ -193,7 +204,7 @@ static int do_send(int argc, char **argv)
 	       count, (unsigned long long)(elapsed / 1000),
 	       count > 1 ? (count - 1) * (size + FRAME_OVERHEAD) * 8 * 1e9 / elapsed : 0,
 	       (unsigned long long)(late_max / 1000), (unsigned long long)(catchup / 1000));
-	timing_print(&tm);
+	timing_print(&tm, NULL);
 	printf("\n");
 	return 0;
 }
@@ -310,7 +321,7 @@ static int do_recv(int argc, char **argv)
 		timing_add(&tm, at, (unsigned long)n + FRAME_OVERHEAD);
 	}
 	printf("received=%lu bytes=%lu dups=%lu sock_drops=%u", got, bytes, dups, sock_drops);
-	timing_print(&tm);
+	timing_print(&tm, argc > 4 ? argv[4] : NULL);
 	print_set("dst", dsts, ndst);
 	print_set("src", srcs, nsrc);
 	printf("\n");
@@ -327,6 +338,6 @@ int main(int argc, char **argv)
 		ret = do_recv(argc - 2, argv + 2);
 	if (ret == 2)
 		fprintf(stderr, "usage: udpprobe send DST PORT COUNT [SIZE [PPS | RATE]]\n"
-				"       udpprobe recv PORT COUNT TIMEOUT_MS [GAP_MS]\n");
+				"       udpprobe recv PORT COUNT TIMEOUT_MS [GAP_MS [STAMPS]]\n");
 	return ret;
 }
