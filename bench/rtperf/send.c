@@ -36,6 +36,8 @@ struct sender {
 	enum pattern pattern;
 	uint32_t flow;
 	int reserve, json, prio, tos;
+	uint64_t pace;			/* SO_MAX_PACING_RATE, bit/s; 0: none */
+	int paced;			/* --pace given */
 	struct rttr_qos q;
 	/* state */
 	int fd;
@@ -50,7 +52,7 @@ struct sender {
 	int failed;			/* stopped by an error */
 };
 
-enum { OPT_PERIOD = 256, OPT_PACING };
+enum { OPT_PERIOD = 256, OPT_PACING, OPT_PACE };
 
 static const struct option long_opts[] = {
 	{ "rate", required_argument, NULL, 'r' },
@@ -62,6 +64,7 @@ static const struct option long_opts[] = {
 	{ "flow", required_argument, NULL, 'f' },
 	{ "prio", required_argument, NULL, 'P' },
 	{ "tos", required_argument, NULL, 'Q' },
+	{ "pace", optional_argument, NULL, OPT_PACE },
 	{ "json", no_argument, NULL, 'j' },
 	{ "reserve", no_argument, NULL, 'R' },
 	{ "reserve-rate", required_argument, NULL, 'B' },
@@ -79,7 +82,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rtperf send [-r RATE] [-s SIZE] [-t SECONDS] [-n COUNT] [-p cbr|poisson]\n"
-		"                   [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [-j]\n"
+		"                   [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [--pace[=RATE]] [-j]\n"
 		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--pacing packet|tick]\n"
 		"                       [--period PERIOD] [-i IF] [-S SOCKET]] DADDR DPORT\n");
 	exit(2);
@@ -144,6 +147,13 @@ static void parse(struct sender *s, int argc, char **argv)
 		case 'Q':
 			s->tos = (int)arg_int("TOS", optarg, 255);
 			break;
+		case OPT_PACE:
+			/* the socket's rate, bytes/s, in an int (any kernel) */
+			if (optarg && (parse_rate(optarg, &s->pace) || !s->pace ||
+				       s->pace / 8 >= UINT32_MAX))
+				errx(2, "bad pacing rate '%s': bit/s > 0 (\"5mbit\")", optarg);
+			s->paced = 1;
+			break;
 		case 'j':
 			s->json = 1;
 			break;
@@ -203,6 +213,15 @@ static void parse(struct sender *s, int argc, char **argv)
 		     rtopt == 'T' || rtopt == 'A' ? ' ' : rtopt);
 	if (!s->count && !s->seconds)
 		s->seconds = 10;
+	/*
+	 * Twice the send rate by default: frames a late sender puts out at
+	 * once leave at that rate, and the backlog drains within as long as
+	 * it took to build (at the send rate itself it would never drain).
+	 */
+	if (s->paced && !s->pace)
+		s->pace = 2 * s->rate;
+	if (s->pace / 8 >= UINT32_MAX)
+		errx(2, "pacing rate %llu bit/s: too high", (unsigned long long)s->pace);
 	if (!s->reserve && inet_pton(AF_INET, s->daddr, &s->sin.sin_addr) != 1)
 		errx(2, "bad address '%s': IPv4, dotted quad", s->daddr);
 	if (s->reserve) {
@@ -342,6 +361,11 @@ static void setup(struct sender *s)
 		err(1, "SO_PRIORITY %d", s->prio);
 	if (s->tos >= 0 && setsockopt(fd, IPPROTO_IP, IP_TOS, &s->tos, sizeof(s->tos)))
 		err(1, "IP_TOS %d", s->tos);
+	/* fq on the interface spaces this socket's frames (frame bytes/s) */
+	if (s->pace && setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE,
+				  &(unsigned int){ (unsigned int)(s->pace / 8) },
+				  sizeof(unsigned int)))
+		err(1, "SO_MAX_PACING_RATE %llu bit/s", (unsigned long long)s->pace);
 }
 
 static void run(struct sender *s)
@@ -424,6 +448,8 @@ static void report(const struct sender *s)
 					  "max_pkt", (json_int_t)s->q.max_pkt));
 		else
 			json_object_set_new(o, "reservation", json_null());
+		json_object_set_new(o, "pace_bps",
+				    s->pace ? json_integer((json_int_t)s->pace) : json_null());
 		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 		putchar('\n');
 		json_decref(o);
