@@ -29,35 +29,21 @@ lp_pin() {
 
 # lp_peer KIND SW PORT [DADDR:DPORT:RATE...]: tc-configs/peer KIND on SW's
 # egress PORT alone, at BENCH_LINK (the other ports carry nothing measured,
-# and a tc costs about a second under a busy emulated CPU)
+# and a tc costs about a second under a busy emulated CPU); the hosts paced
+# under pace alone (bench_hosts_pace)
 lp_peer() {
-	"$BENCH_TOP/tc-configs/peer" -n "$(ns_of "$2")" -r "$BENCH_LINK" -p "$3" "$1" br0 "${@:4}"
+	"$BENCH_TOP/tc-configs/peer" -n "$(ns_of "$2")" -r "$BENCH_LINK" -p "$3" "$1" br0 "${@:4}" &&
+		bench_hosts_pace "$([ "$1" = pace ] && echo on || echo off)"
 }
 
 # lp_prio3 SW PORT HI "MID..." : strict priority in three bands on SW's
 # PORT, as an 802.1p switch with priorities 7, 6 and 0 (Jacobs et al.):
 # the flow HI (DADDR:DPORT) in band 1, the MID flows in band 2, the rest in
-# band 3; the link as tc-configs/peer makes it (a tbf at BENCH_LINK, bfifos
-# of 2 x rate x 10 ms).
+# band 3: tc-configs/peer prio with two classes.
 lp_prio3() {
-	local sw=$1 p=$2 hi=$3 mid=$4 f band link buf
-	link=$(bench_bps "$BENCH_LINK")
-	buf=$((link / 8 / 50))
-	lp_peer clear "$sw" "$p"
-	on "$sw" tc qdisc add dev "$p" root handle 1: tbf rate "${link}bit" \
-		burst 3028 limit $buf || return 1
-	on "$sw" tc qdisc add dev "$p" parent 1:1 handle 10: prio bands 3 \
-		priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 || return 1
-	for band in 1 2 3; do
-		on "$sw" tc qdisc add dev "$p" parent 10:$band bfifo limit $buf || return 1
-	done
-	for f in "$hi" $mid; do
-		band=2
-		[ "$f" = "$hi" ] && band=1
-		on "$sw" tc filter add dev "$p" parent 10: protocol ip prio 1 u32 \
-			match ip dst "${f%%:*}/32" match ip protocol 17 0xff \
-			match ip dport "${f##*:}" 0xffff flowid 10:$band || return 1
-	done
+	local f flows=("$3:0:1")
+	for f in $4; do flows+=("$f:0:2"); done
+	lp_peer prio "$1" "$2" "${flows[@]}"
 }
 
 # The flows of one point, all started together (spawning a dozen processes
@@ -108,6 +94,8 @@ lp_send() { _lp_names+=("$1"); _lp_cmd[$1]="${*:2}"; }
 lp_send_rt() {
 	if bench_is_ethereal "$2"; then
 		lp_send "$1" "$3" "$4" "$5" -R -S "$(rtcd_sock "$3")" "${@:6}"
+	elif [ "$2" = pace ]; then
+		lp_send "$1" "${@:3}" --pace
 	else
 		lp_send "$1" "${@:3}"
 	fi

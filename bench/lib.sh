@@ -29,7 +29,7 @@
 # passed into the VM.
 
 BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BENCH_ALL_CONFIGS="ethereal-paced ethereal-cyclic plain prio htb cbs"
+BENCH_ALL_CONFIGS="ethereal-paced ethereal-cyclic plain prio prio-police htb cbs taprio fq fq_codel pace"
 BENCH_CONFIGS=${BENCH_CONFIGS:-$BENCH_ALL_CONFIGS}
 BENCH_LINK=${BENCH_LINK:-10mbit}
 
@@ -69,6 +69,10 @@ bench_vm() {
 	. "$BENCH_TOP/selftests/lib/rt.sh"
 	. "$BENCH_TOP/selftests/lib/ethereal.sh"
 	. "$BENCH_TOP/selftests/lib/sched.sh"
+	# switch ports with a TX queue per traffic class, for taprio (with a
+	# root qdisc, as every other configuration has, one queue or four
+	# make no difference)
+	export TOPO_TXQ=${TOPO_TXQ:-4}
 	BENCH_TMP=$(mktemp -d)
 	defer rm -rf "$BENCH_TMP"
 	BENCH_RESULTS=()
@@ -223,9 +227,10 @@ rtcd_restart_all() {
 bench_is_ethereal() { [[ "$1" == ethereal-* ]]; }
 
 # What clears the switch, in its namespace: detach (the connections go),
-# remove every port's root qdisc
+# remove every port's qdiscs (root and clsact: taprio's filters would set
+# every frame's skb->priority, EtheReal's tags among them)
 _bench_detach_cmd="PATH=$BENCH_TOP/tc-configs:\$PATH; etherealctl detach br0 2>/dev/null"
-_bench_clear_cmd="$_bench_detach_cmd; for p in /sys/class/net/br0/brif/*; do tc qdisc del dev \${p##*/} root 2>/dev/null; done"
+_bench_clear_cmd="$_bench_detach_cmd; peer clear br0"
 
 # bench_config CONFIG "SW..." [DADDR:DPORT:RATE...]: configure the bridge
 # br0 of every switch SW as CONFIG, ports at the link rate BENCH_LINK:
@@ -233,8 +238,10 @@ _bench_clear_cmd="$_bench_detach_cmd; for p in /sys/class/net/br0/brif/*; do tc 
 #       named trk* as trunks, rt-limit BENCH_RT_LIMIT, default 60%); the
 #       flows are reserved separately: rtperf_send_rt (through rtcd) or
 #       bench_conn_static. Running rtcds are restarted (rtcd_restart_all).
-#   plain, prio, htb, cbs   tc-configs/peer, the flows DADDR:DPORT:RATE
-#       classified as deserving RATE
+#   plain, prio, prio-police, htb, cbs, taprio, fq, fq_codel, pace
+#       tc-configs/peer, the flows DADDR:DPORT:RATE classified as deserving
+#       RATE; pace also paces the hosts (bench_hosts_pace), whose senders
+#       then pace their flows (rtperf_send_rt)
 # Whatever was configured before is replaced.
 bench_config() {
 	local cfg=$1 sws=$2 sw cmd
@@ -247,7 +254,7 @@ bench_config() {
 		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%}"
 		cmd+=' $(cd /sys/class/net/br0/brif && for p in trk*; do [ -e "$p" ] && echo "-t $p"; done) br0'
 		;;
-	plain|prio|htb|cbs)
+	plain|prio|prio-police|htb|cbs|taprio|fq|fq_codel|pace)
 		cmd="$_bench_detach_cmd; peer -r $BENCH_LINK $cfg br0 $*"
 		;;
 	*) echo "bench_config: unknown configuration '$cfg'" >&2; return 1 ;;
@@ -260,6 +267,25 @@ bench_config() {
 		}
 	done
 	if bench_is_ethereal "$cfg"; then rtcd_restart_all || return 1; fi
+	bench_hosts_pace "$([ "$cfg" = pace ] && echo on || echo off)"
+}
+
+# bench_hosts_pace on|off: fq on every host's interface (tc-configs/peer
+# pace-host: the hosts of configuration pace), or nothing, as in every
+# other configuration; tc runs only when that changes
+_bench_paced=off
+bench_hosts_pace() {
+	local h
+	[ "$1" != "$_bench_paced" ] || return 0
+	for h in $(topo_hosts); do
+		if [ "$1" = on ]; then
+			"$BENCH_TOP/tc-configs/peer" -n "$(ns_of "$h")" -r "$BENCH_LINK" \
+				pace-host eth0 || return 1
+		else
+			"$BENCH_TOP/tc-configs/peer" -n "$(ns_of "$h")" clear eth0
+		fi
+	done
+	_bench_paced=$1
 }
 
 # bench_clear "SW...": detach EtheReal (its connections go) and remove
@@ -267,6 +293,7 @@ bench_config() {
 bench_clear() {
 	local sw
 	for sw in $1; do on "$sw" bash -c "$_bench_clear_cmd"; done
+	bench_hosts_pace off
 }
 
 # bench_conn_static SW FROM TO ID RATE [BURST]: a static connection on one
@@ -335,13 +362,15 @@ rtperf_send() {
 # rtperf_send_rt NAME CONFIG HOST DADDR DPORT [SEND_OPTIONS...]: the same
 # for a flow that deserves its rate: under EtheReal, reserved through HOST's
 # rtcd (rtperf -R: librttr shapes it to the reservation, -r RATE unless -B
-# says otherwise); under the peers, the plain flow their classifiers pick.
+# says otherwise); under the peers, the plain flow their classifiers pick,
+# paced by its host under pace (rtperf --pace: twice its rate at most).
 # Either way at nice BENCH_RT_NICE (-10): on a real network the competing
 # senders are other machines, here they share the reserved one's CPU.
 rtperf_send_rt() {
 	local name=$1 cfg=$2 h=$3 rt=()
 	shift 3
 	bench_is_ethereal "$cfg" && rt=(-R -S "$(rtcd_sock "$h")")
+	[ "$cfg" != pace ] || rt=(--pace)
 	_bench_prefix=(nice -n "${BENCH_RT_NICE:--10}")
 	rtperf_send "$name" "$h" "$1" "$2" "${rt[@]}" "${@:3}"
 	_bench_prefix=()
