@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every peer of tc-configs/peer delivers the rates it is configured for,
+# within 1%, on a 10 Mbit/s link: best effort alone gets the link (taprio:
+# its slot), and once a flow of the top class joins it, each class its
+# rate (both saturating where the kind shapes the class). Rates from the
+# kernel's receive stamps, (n - 1) frames over last - first within each
+# phase's steady state, never from the senders' run time.
+# timeout=300
+. "$(dirname "$0")/lib/ktap.sh"
+. "$(dirname "$0")/lib/topo.sh"
+. "$(dirname "$0")/lib/rt.sh"
+. "$(dirname "$0")/lib/sched.sh"
+
+CFG=${ETHEREAL_TOP:-.}/tc-configs
+LINK=10000000
+SIZE=1472			# 1514-byte frames
+BITS=$(((SIZE + 42) * 8))
+RT=$((3 * BITS * 100))		# three frames a cycle (3.6336 Mbit/s): whole taprio slots
+ONE=2 TWO=3			# seconds: best effort alone, then with the flow
+CYCLE=10000			# us, tc-configs/peer's default
+WARM=500 TAIL=200		# ms cut at each phase's start and end
+TRIES=3
+
+# run KIND RT_OFFER [RT_SENDER...]: best effort from h3 at 1.5 x the link
+# for ONE + TWO seconds (and one more, to outlast the flow), and
+# after ONE seconds, unless RT_OFFER is 0, the top class's flow from h1 at
+# RT_OFFER bit/s for TWO seconds, by udpprobe or by RT_SENDER (a command,
+# destination and port added); both started at once, so that no process
+# starts within a phase (a fork stalls the emulated CPU). Sets be1 (best
+# effort alone), rt2 and be2 (together) in bit/s, or in why what spoiled
+# the run: a socket dropped, a sender did not offer what it was to, or the
+# machine stalled (a gap of two cycles in a saturated flow's arrivals:
+# every kind sends a saturated class something each cycle).
+run() {
+	local kind=$1 offer=$2 d=$tmp/$1 pbe prt i out
+	shift 2
+	rm -f "$d".*
+	on h2 udpprobe recv 5001 1000000 5000 1500 "$d.be" >"$d.berx" &
+	pbe=$!
+	prt=
+	if [ "$offer" -gt 0 ]; then
+		on h2 udpprobe recv 5000 1000000 5000 1500 "$d.rt" >"$d.rtrx" &
+		prt=$!
+	fi
+	for i in $(seq 100); do
+		grep -q listening "$d.berx" && { [ -z "$prt" ] || grep -q listening "$d.rtrx"; } &&
+			break
+		sleep 0.05
+	done
+	be1= rt2= be2=
+	on h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + 1)) $SIZE) \
+		$SIZE $((LINK * 3 / 2))bit >"$d.betx" &
+	if [ "$offer" -gt 0 ]; then
+		if [ $# -gt 0 ]; then
+			set -- "$@" "$(host_ip h2)" 5000
+		else
+			set -- udpprobe send "$(host_ip h2)" 5000 $(frames "$offer" $TWO $SIZE) $SIZE "${offer}bit"
+		fi
+		# shellcheck disable=SC2016
+		on h1 sh -c 'sleep "$0"; exec "$@"' $ONE "$@" >"$d.rttx" &
+	fi
+	wait
+	why=
+	for out in "$d.berx" ${prt:+"$d.rtrx"}; do
+		[ "$(field sock_drops "$(grep -v listening "$out")")" = 0 ] ||
+			why+=" ${out##*.}: socket drops"
+	done
+	at_least "$(field sent_bps "$(cat "$d.betx")")" $((LINK * 3 / 2)) 99 ||
+		why+=" best effort sent $(field sent_bps "$(cat "$d.betx")") bit/s"
+	[ "$1" != udpprobe ] || at_least "$(field sent_bps "$(cat "$d.rttx")")" "$offer" 99 ||
+		why+=" the flow sent $(field sent_bps "$(cat "$d.rttx")") bit/s"
+	# Phase one: from WARM after best effort's first arrival to TAIL
+	# before the flow's first (or best effort's last); phase two: from
+	# WARM after the flow's first to TAIL before either's last.
+	eval "$(awk -v w=$((WARM * 1000000)) -v t=$((TAIL * 1000000)) -v bits=$BITS \
+		-v stall=$((2 * CYCLE * 1000)) '
+		function rate(a, n, lo, hi, name,   i, k, f, l, g) {
+			for (i = 1; i <= n; i++) {
+				if (a[i] < lo || a[i] > hi)
+					continue
+				if (k++ && a[i] - l > g)
+					g = a[i] - l
+				if (k == 1)
+					f = a[i]
+				l = a[i]
+			}
+			if (g > stall)
+				printf "why+=\" %s: a gap of %.1f ms\"\n", name, g / 1e6
+			return k > 1 && l > f ? (k - 1) * bits * 1e9 / (l - f) : 0
+		}
+		FILENAME ~ /be$/ { b[++nb] = $1 }
+		FILENAME ~ /rt$/ { r[++nr] = $1 }
+		END {
+			e1 = nr ? r[1] : b[nb]
+			printf "be1=%.0f\n", rate(b, nb, b[1] + w, e1 - t, "best effort alone")
+			if (!nr) exit
+			e2 = b[nb] < r[nr] ? b[nb] : r[nr]
+			printf "be2=%.0f\n", rate(b, nb, r[1] + w, e2 - t, "best effort")
+			printf "rt2=%.0f\n", rate(r, nr, r[1] + w, e2 - t, "the flow")
+		}' "$d.be" ${prt:+"$d.rt"})"
+}
+
+# check KIND BE1 [RT2 BE2 RT_OFFER [RT_SENDER...]]: KIND on h2's port
+# (the flow to h2:5000 in class 1 at RT), the rates it should give; a run
+# still spoiled after TRIES fails
+ok_rate() { # desc measured expected
+	ktap_result "$1: $2 of $3 bit/s" "$([ -z "$why" ] && within "$2" "$3" 1; echo $?)"
+}
+check() {
+	local kind=$1 e1=$2 e2=${3:-} e3=${4:-} offer=${5:-0} try
+	shift $(($# < 5 ? $# : 5))
+	"$CFG/peer" -n "$(ns_of sw1)" -r $LINK -p swp2 "$kind" br0 "$(host_ip h2):5000:${RT}bit" ||
+		ktap_info "$kind: tc-configs/peer failed"
+	for ((try = 1; try <= TRIES; try++)); do
+		run "$kind" "$offer" "$@"
+		[ -z "$why" ] && break
+		ktap_info "$kind: run $try spoiled:$why"
+	done
+	ktap_info "$kind: $(on sw1 tc -s qdisc show dev swp2 | awk '/^qdisc/ { q = $2 " " $3 } /Sent/ { printf "%s sent %d dropped %s; ", q, $4, $7 }')"
+	ok_rate "$kind: best effort alone" "$be1" "$e1"
+	[ -n "$e2" ] || return 0
+	ok_rate "$kind: the flow's class with best effort" "$rt2" "$e2"
+	ok_rate "$kind: best effort with the flow" "$be2" "$e3"
+}
+
+ktap_begin 25
+tmp=$(mktemp -d)
+defer rm -rf "$tmp"
+TOPO_OFFLOAD=off TOPO_TXQ=2 topo_create "sw1:h1,h2,h3" || ktap_skip_all "cannot build topology"
+topo_switch_cpu sw1 || ktap_skip_all "cannot give the switch its CPU"
+# h2 pinned where the runs saturate its port: ARP to it would queue behind
+# best effort, or starve under strict priority
+for h in h1 h3; do
+	on $h ip neigh replace "$(host_ip h2)" lladdr "$(host_mac h2)" dev eth0 nud permanent
+done
+on sw1 bridge fdb replace "$(host_mac h2)" dev swp2 master static
+
+check plain $LINK
+# strict priority: the flow, at its rate, whole; best effort the rest
+check prio $LINK $RT $((LINK - RT)) $RT
+# the flow over its rate held to it: by a policer, HTB's class, the credits
+for kind in prio-police htb cbs; do
+	check $kind $LINK $RT $((LINK - RT)) $((RT * 3 / 2))
+done
+# 10 ms cycles of 1211.2 us frames: a slot of 3 for the flow's class (its
+# 4542 bytes a cycle), the 5 whole ones left (6.37 ms) for best effort's,
+# each for itself whether the other sends or not
+check taprio $((5 * BITS * 100)) $RT $((5 * BITS * 100)) $((RT * 3 / 2))
+# two flows, each its half
+for kind in fq fq_codel; do
+	check $kind $LINK $((LINK / 2)) $((LINK / 2)) $((LINK * 3 / 4))
+done
+# h1 paces the flow to its rate (offering half as much again), the switch
+# gives it priority
+"$CFG/peer" -n "$(ns_of h1)" -r $LINK pace-host eth0 || ktap_info "pace-host failed"
+check pace $LINK $RT $((LINK - RT)) 1 \
+	rtperf send -j -r $((RT * 3 / 2)) -s $SIZE -t $TWO --pace=${RT}bit
+"$CFG/peer" -n "$(ns_of h1)" clear eth0
+ktap_end
