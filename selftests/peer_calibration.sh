@@ -5,8 +5,11 @@
 # its slot), and once a flow of the top class joins it, each class its
 # rate (both saturating where the kind shapes the class). Rates from the
 # kernel's receive stamps, (n - 1) frames over last - first within each
-# phase's steady state, never from the senders' run time.
+# phase's steady state, never from the senders' run time; a run in which
+# the emulated machine stalled the link past what the peer catches up is
+# repeated (tc-configs/README.md, Calibration). About 2.5 minutes.
 # timeout=300
+# once
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
 . "$(dirname "$0")/lib/rt.sh"
@@ -17,23 +20,110 @@ LINK=10000000
 SIZE=1472			# 1514-byte frames
 BITS=$(((SIZE + 42) * 8))
 RT=$((3 * BITS * 100))		# three frames a cycle (3.6336 Mbit/s): whole taprio slots
-ONE=2 TWO=3			# seconds: best effort alone, then with the flow
+ONE=3 TWO=3			# seconds: best effort alone, then with the flow
 CYCLE=10000			# us, tc-configs/peer's default
 WARM=500 TAIL=200		# ms cut at each phase's start and end
+CATCHUP=10000			# us: the link's bucket, a cycle (tc-configs/README.md)
 TRIES=3
 
-# run KIND RT_OFFER [RT_SENDER...]: best effort from h3 at 1.5 x the link
-# for ONE + TWO seconds (and one more, to outlast the flow), and
+# The rates of a run from the receive stamps (ns, one a line, in files
+# ending in .be and .rt): phase one from WARM after best effort's first
+# arrival to TAIL before the flow's first (or best effort's last); phase
+# two from WARM after the flow's first to TAIL before either's last. Each
+# rate is (n - 1) frames over last - first in its window; with it, what
+# the machine did to the stream: the largest gap between arrivals, and the
+# largest lag jump, how far it fell behind its own mean rate within 200
+# ms. A run is spoiled when the link's departures (best effort alone; both
+# streams together) show that the emulated machine took capacity, not the
+# peer: for a link held by a tbf, a jump past its bucket (a cycle, CATCHUP:
+# it catches up no more); under taprio (cycle set: slot1 and slot2 the
+# offsets, ns, of the phases' slots), a frame that left later than its
+# place in its gate's slot by more than a frame and a half, or a cycle
+# with none: a stall that could push a frame out of its slot.
+_rates_awk='
+function stream(a, n, lo, hi, name,   i, k, t, sp, lag, q, h, tl, j, g) {
+	k = 0
+	for (i = 1; i <= n; i++)
+		if (a[i] >= lo && a[i] <= hi)
+			t[++k] = a[i]
+	if (k < 2 || t[k] == t[1])
+		return 0
+	sp = (t[k] - t[1]) / (k - 1)
+	h = 1; tl = 0; j = 0; g = 0
+	for (i = 1; i <= k; i++) {
+		lag[i] = t[i] - t[1] - (i - 1) * sp
+		if (i > 1 && t[i] - t[i - 1] > g)
+			g = t[i] - t[i - 1]
+		while (h <= tl && t[q[h]] < t[i] - 200e6)
+			h++
+		if (h <= tl && lag[i] - lag[q[h]] > j)
+			j = lag[i] - lag[q[h]]
+		while (h <= tl && lag[q[tl]] >= lag[i])
+			tl--
+		q[++tl] = i
+	}
+	printf "diag+=\" %s %.0f (gap %.1f, jump %.1f ms);\"\n", name,
+		(k - 1) * bits * 1e9 / (t[k] - t[1]), g / 1e6, j / 1e6
+	if (j > catchup)
+		printf "why+=\" %s fell %.1f ms behind\"\n", name, j / 1e6
+	return (k - 1) * bits * 1e9 / (t[k] - t[1])
+}
+function gates(a, n, lo, hi, s, name,   i, c, c0, pc, o, j, l, worst) {
+	c0 = int(lo / cycle) + 1	# whole cycles only
+	pc = -1; worst = 0
+	for (i = 1; i <= n; i++) {
+		if (a[i] < lo || a[i] > hi || (c = int(a[i] / cycle)) < c0)
+			continue
+		o = a[i] - c * cycle
+		if (c != pc) {
+			if (pc >= 0 && c > pc + 1 && worst < cycle)
+				worst = cycle
+			j = 0
+		} else
+			j++
+		l = o - s - (j ? (j - 0.5) * ft : 0)
+		if (l > worst)
+			worst = l
+		pc = c
+	}
+	if (worst > 1.5 * ft)
+		printf "why+=\" %s: a frame %.1f ms late in its slot\"\n", name, worst / 1e6
+}
+FILENAME ~ /be$/ { b[++nb] = $1 }
+FILENAME ~ /rt$/ { r[++nr] = $1 }
+END {
+	e1 = nr ? r[1] : b[nb]
+	if (cycle)
+		catchup = 1e18
+	printf "be1=%.0f\n", stream(b, nb, b[1] + w, e1 - t, "best effort alone")
+	if (cycle)
+		gates(b, nb, b[1] + w, e1 - t, slot1, "best effort alone")
+	if (!nr)
+		exit
+	e2 = b[nb] < r[nr] ? b[nb] : r[nr]
+	catchup = 1e18
+	printf "be2=%.0f\n", stream(b, nb, r[1] + w, e2 - t, "best effort")
+	printf "rt2=%.0f\n", stream(r, nr, r[1] + w, e2 - t, "the flow")
+	catchup = cycle ? 1e18 : link_catchup
+	for (i = j = 1; i <= nb || j <= nr; )
+		m[++nm] = j > nr || (i <= nb && b[i] < r[j]) ? b[i++] : r[j++]
+	stream(m, nm, r[1] + w, e2 - t, "both")
+	if (cycle)
+		gates(m, nm, r[1] + w, e2 - t, slot2, "both")
+}'
+
+# run KIND RT_OFFER [RT_SENDER...]: best effort from h3 at 1.5 x
+# the link for ONE + TWO seconds (and one more, to outlast the flow), and
 # after ONE seconds, unless RT_OFFER is 0, the top class's flow from h1 at
 # RT_OFFER bit/s for TWO seconds, by udpprobe or by RT_SENDER (a command,
 # destination and port added); both started at once, so that no process
 # starts within a phase (a fork stalls the emulated CPU). Sets be1 (best
-# effort alone), rt2 and be2 (together) in bit/s, or in why what spoiled
-# the run: a socket dropped, a sender did not offer what it was to, or the
-# machine stalled (a gap of two cycles in a saturated flow's arrivals:
-# every kind sends a saturated class something each cycle).
+# effort alone), rt2 and be2 (together) in bit/s, diag (what each stream
+# did), and in why what spoiled the run: a socket dropped, a sender did
+# not offer what it was to, or the machine took the link's capacity
+# (_rates_awk).
 run() {
-	local kind=$1 offer=$2 d=$tmp/$1 pbe prt i out
+	local kind=$1 offer=$2 d=$tmp/$1 pbe prt out gates=()
 	shift 2
 	rm -f "$d".*
 	on h2 udpprobe recv 5001 1000000 5000 1500 "$d.be" >"$d.berx" &
@@ -43,12 +133,9 @@ run() {
 		on h2 udpprobe recv 5000 1000000 5000 1500 "$d.rt" >"$d.rtrx" &
 		prt=$!
 	fi
-	for i in $(seq 100); do
-		grep -q listening "$d.berx" && { [ -z "$prt" ] || grep -q listening "$d.rtrx"; } &&
-			break
-		sleep 0.05
-	done
-	be1= rt2= be2=
+	wait_line "$d.berx" listening $pbe && { [ -z "$prt" ] || wait_line "$d.rtrx" listening $prt; } ||
+		ktap_info "$kind: a receiver did not start"
+	be1= rt2= be2= diag=
 	on h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + 1)) $SIZE) \
 		$SIZE $((LINK * 3 / 2))bit >"$d.betx" &
 	if [ "$offer" -gt 0 ]; then
@@ -70,35 +157,14 @@ run() {
 		why+=" best effort sent $(field sent_bps "$(cat "$d.betx")") bit/s"
 	[ "$1" != udpprobe ] || at_least "$(field sent_bps "$(cat "$d.rttx")")" "$offer" 99 ||
 		why+=" the flow sent $(field sent_bps "$(cat "$d.rttx")") bit/s"
-	# Phase one: from WARM after best effort's first arrival to TAIL
-	# before the flow's first (or best effort's last); phase two: from
-	# WARM after the flow's first to TAIL before either's last.
+	# taprio's slots: the flow's 3 frames from the cycle's start, best
+	# effort's after them
+	[ "$kind" != taprio ] ||
+		gates=(-v cycle=$((CYCLE * 1000)) -v ft=$((BITS * 1000000000 / LINK)) \
+			-v slot1=$((3 * BITS * 1000000000 / LINK)) -v slot2=0)
 	eval "$(awk -v w=$((WARM * 1000000)) -v t=$((TAIL * 1000000)) -v bits=$BITS \
-		-v stall=$((2 * CYCLE * 1000)) '
-		function rate(a, n, lo, hi, name,   i, k, f, l, g) {
-			for (i = 1; i <= n; i++) {
-				if (a[i] < lo || a[i] > hi)
-					continue
-				if (k++ && a[i] - l > g)
-					g = a[i] - l
-				if (k == 1)
-					f = a[i]
-				l = a[i]
-			}
-			if (g > stall)
-				printf "why+=\" %s: a gap of %.1f ms\"\n", name, g / 1e6
-			return k > 1 && l > f ? (k - 1) * bits * 1e9 / (l - f) : 0
-		}
-		FILENAME ~ /be$/ { b[++nb] = $1 }
-		FILENAME ~ /rt$/ { r[++nr] = $1 }
-		END {
-			e1 = nr ? r[1] : b[nb]
-			printf "be1=%.0f\n", rate(b, nb, b[1] + w, e1 - t, "best effort alone")
-			if (!nr) exit
-			e2 = b[nb] < r[nr] ? b[nb] : r[nr]
-			printf "be2=%.0f\n", rate(b, nb, r[1] + w, e2 - t, "best effort")
-			printf "rt2=%.0f\n", rate(r, nr, r[1] + w, e2 - t, "the flow")
-		}' "$d.be" ${prt:+"$d.rt"})"
+		-v link_catchup=$((CATCHUP * 1000)) -v catchup=$((CATCHUP * 1000)) "${gates[@]}" \
+		"$_rates_awk" "$d.be" ${prt:+"$d.rt"})"
 }
 
 # check KIND BE1 [RT2 BE2 RT_OFFER [RT_SENDER...]]: KIND on h2's port
@@ -114,6 +180,7 @@ check() {
 		ktap_info "$kind: tc-configs/peer failed"
 	for ((try = 1; try <= TRIES; try++)); do
 		run "$kind" "$offer" "$@"
+		ktap_info "$kind: run $try:$diag"
 		[ -z "$why" ] && break
 		ktap_info "$kind: run $try spoiled:$why"
 	done
