@@ -100,9 +100,8 @@ run_load() {
 	pids+=($!)
 	on h3 udpprobe recv 5002 1000000 5000 2000 >"$D/be.rx" &
 	pids+=($!)
-	for f in rt.rxerr bad.rxerr; do
-		for i in $(seq 100); do grep -q listening "$D/$f" && break; sleep 0.05; done
-	done
+	wait_line "$D/rt.rxerr" listening "${pids[0]}"
+	wait_line "$D/bad.rxerr" listening "${pids[1]}"
 	be_count=$(( 2400000 * SECS / (1514 * 8) ))
 	on h2 udpprobe send "$(host_ip h3)" 5002 "$be_count" 1472 2400kbit >"$D/be.tx" &
 	pids+=($!)

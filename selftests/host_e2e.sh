@@ -62,7 +62,7 @@ flow() {
 	# waiting for its first datagram, and the test hung
 	on "$1" rttr-recv -j -w 2 -t $(($4 + $(slow 30))) 5000 >"$out" 2>"$out.err" &
 	local rpid=$!
-	for i in $(seq 100); do grep -q listening "$out.err" && break; sleep 0.05; done
+	wait_line "$out.err" listening $rpid
 	on h1 taskset -c 0 rttr-send -S $SOCK -j -m $(($3 + 42)) "$(host_ip "$1")" 5000 "$2" \
 		-s "$3" -t "$4" >"$out.tx" 2>/dev/null
 	wait $rpid

@@ -26,7 +26,7 @@ pair() {
 	on h2 rtperf recv -j -w 2 -t 20 -o "$D/$name.csv" 5000 \
 		>"$D/$name.rx" 2>"$D/$name.rxerr" &
 	pid=$!
-	for i in $(seq 100); do grep -q listening "$D/$name.rxerr" && break; sleep 0.05; done
+	wait_line "$D/$name.rxerr" listening $pid
 	on h1 rtperf send -j "$@" "$(host_ip h2)" 5000 >"$D/$name.tx" 2>"$D/$name.txerr"
 	rc=$?
 	wait $pid
@@ -98,7 +98,7 @@ check poisson "poisson 5 Mbit/s: every datagram arrived, mean rate within 10%" \
 # --- two senders, one receiver ---
 on h2 rtperf recv -j -w 2 -t 20 5001 >"$D/two.rx" 2>"$D/two.rxerr" &
 pid=$!
-for i in $(seq 100); do grep -q listening "$D/two.rxerr" && break; sleep 0.05; done
+wait_line "$D/two.rxerr" listening $pid
 on h1 rtperf send -f 7 -r 1mbit -n 100 "$(host_ip h2)" 5001 >/dev/null &
 on h1 rtperf send -f 8 -r 1mbit -n 50 -s 200 "$(host_ip h2)" 5001 >/dev/null
 wait $pid

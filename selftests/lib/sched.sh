@@ -70,10 +70,7 @@ _flow_listen() {
 	# stall for tens of ms at most on a loaded emulated machine.
 	on "$2" udpprobe recv "$4" "$5" 3000 1500 >"$_flow_dir/$name.rx" &
 	_flow_rxpid[$name]=$!
-	for i in $(seq 200); do
-		grep -q listening "$_flow_dir/$name.rx" && break
-		sleep 0.05
-	done
+	wait_line "$_flow_dir/$name.rx" listening "${_flow_rxpid[$name]}"
 }
 
 flows_go() {
