@@ -68,7 +68,7 @@ _flow_listen() {
 	# 3 s for the first frame (the senders start after every receiver),
 	# then 1.5 s of silence ends a flow whose tail was dropped: senders
 	# stall for tens of ms at most on a loaded emulated machine.
-	on "$2" udpprobe recv "$4" "$5" 3000 1500 >"$_flow_dir/$name.rx" &
+	on "$2" udpprobe recv "$4" "$5" "$(slow 3000)" "$(slow 1500)" >"$_flow_dir/$name.rx" &
 	_flow_rxpid[$name]=$!
 	wait_line "$_flow_dir/$name.rx" listening "${_flow_rxpid[$name]}"
 }
