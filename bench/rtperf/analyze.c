@@ -40,9 +40,15 @@ struct frun {
 	int sent_ok;			/* its sender reported */
 	uint64_t sent, received, expected, lost, enobufs, inwin;
 	double late_max, gap;		/* ns; gap: between batches */
+	uint64_t late_over;		/* sends later than a gap */
+	uint64_t skipped;		/* departures skipped after stalls (--skip) */
+	double stall_max;		/* ns */
+	int skip;
 	uint64_t batch;			/* datagrams sent at once */
 	int64_t first, last;		/* intended sends, CLOCK_REALTIME */
 	double tput, loss, jitter, ipdv;
+	double sent_bps;		/* what was meant to be sent in the window */
+	uint64_t size;			/* UDP payload bytes */
 	struct rtperf_dist net, app;	/* in the window */
 	double *vnet, *vapp;		/* the window's delays, ns */
 	size_t nd;
@@ -60,6 +66,7 @@ struct rxdata {
 struct opts {
 	double warmup;			/* s */
 	double min_overlap;
+	double max_skip;		/* of a sender's departures, a fraction */
 	const char *export;
 	int check;			/* -c: say which runs are not valid */
 };
@@ -87,7 +94,7 @@ static void cdf_init(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: rtperf analyze [-c] [-w WARMUP] [-O MIN_OVERLAP] [-o EXPORT.csv]\n"
+		"usage: rtperf analyze [-c] [-w WARMUP] [-O MIN_OVERLAP] [-S MAX_SKIP] [-o EXPORT.csv]\n"
 		"                      -F NAME:RX:FLOW:CLASS[:OFFERED[:RESERVED[:FLAGS]]]... RUNDIR...\n");
 	exit(2);
 }
@@ -287,6 +294,8 @@ static void flow_window(const struct spec *sp, const struct rxdata *d, int64_t a
 			(uint64_t)llround((double)(b - a) / fr->gap) * fr->batch : 0;
 	}
 	fr->lost = fr->expected > m ? fr->expected - m : 0;
+	fr->sent_bps = (double)fr->expected * (double)(fr->size + RTPERF_OVERHEAD) * 8e9 /
+		       (double)(b - a);
 	fr->loss = fr->expected ? 100.0 * (double)fr->lost / (double)fr->expected : NAN;
 	{
 		struct rtperf_dist ipd;
@@ -387,7 +396,12 @@ static void run_load(struct run *run, const struct opts *o)
 		fr->sent = (uint64_t)jint(tx, "sent");
 		fr->gap = jnum(tx, "gap_ns");
 		fr->batch = jint(tx, "batch") > 0 ? (uint64_t)jint(tx, "batch") : 1;
+		fr->size = (uint64_t)jint(tx, "size");
 		fr->late_max = (double)jint(json_object_get(tx, "late_ns"), "max");
+		fr->late_over = (uint64_t)jint(json_object_get(tx, "late_ns"), "over_gap");
+		fr->skip = json_is_true(json_object_get(tx, "skip"));
+		fr->skipped = (uint64_t)jint(tx, "skipped");
+		fr->stall_max = (double)jint(tx, "stall_max_ns");
 		fr->enobufs = (uint64_t)jint(tx, "enobufs");
 		fr->first = jint(tx, "first_ns");
 		fr->last = jint(tx, "last_ns");
@@ -395,8 +409,14 @@ static void run_load(struct run *run, const struct opts *o)
 		first[k] = fr->first;
 		last[k++] = fr->last;
 		if (fr->late_max > fr->gap)
-			why(run, "sender %s fell behind its schedule by %.1f ms (its gap %.2f ms)",
-			    specs[i].name, fr->late_max / 1e6, fr->gap / 1e6);
+			why(run, "sender %s fell behind its schedule by %.1f ms (its gap %.2f ms; %llu of %llu sends later than that)",
+			    specs[i].name, fr->late_max / 1e6, fr->gap / 1e6,
+			    (unsigned long long)fr->late_over, (unsigned long long)fr->sent);
+		if (fr->skip && (double)fr->skipped > o->max_skip * (double)(fr->sent + fr->skipped))
+			why(run, "sender %s skipped %llu of %llu departures after stalls of up to %.1f ms (more than %g%%)",
+			    specs[i].name, (unsigned long long)fr->skipped,
+			    (unsigned long long)(fr->sent + fr->skipped), fr->stall_max / 1e6,
+			    100 * o->max_skip);
 		if (fr->enobufs && !specs[i].hostq)
 			why(run, "sender %s found its queue full %llu times (ENOBUFS)",
 			    specs[i].name, (unsigned long long)fr->enobufs);
@@ -505,12 +525,13 @@ static json_t *jdist(double *v, size_t n, json_t **cdf)
 }
 
 /* The per-run values VAL(run, i) of the valid runs, for flows IDX[0..nidx) */
-enum what { TPUT, LOSS, DMEAN, DP99, AMEAN, AP99, JITTER, IPDV };
+enum what { TPUT, SENT, LOSS, DMEAN, DP99, AMEAN, AP99, JITTER, IPDV };
 
 static double fval(const struct frun *f, enum what w)
 {
 	switch (w) {
 	case TPUT: return f->tput;
+	case SENT: return f->sent_bps;
 	case LOSS: return f->loss;
 	case DMEAN: return f->nd ? f->net.mean : NAN;
 	case DP99: return f->nd ? f->net.p99 : NAN;
@@ -534,12 +555,13 @@ static double cval(const struct run *run, const size_t *idx, size_t nidx, enum w
 	size_t i, m = 0;
 	struct rtperf_dist d;
 
-	if (nidx == 1 && w != TPUT)
+	if (nidx == 1)
 		return fval(&run->f[idx[0]], w);
 	switch (w) {
 	case TPUT:
+	case SENT:
 		for (i = 0; i < nidx; i++)
-			sum += run->f[idx[i]].tput;
+			sum += fval(&run->f[idx[i]], w);
 		return sum;
 	case LOSS:
 		for (i = 0; i < nidx; i++) {
@@ -580,14 +602,16 @@ static json_t *group_json(struct run *runs, size_t nruns, const int *valid, cons
 			  size_t nidx, int is_class)
 {
 	static const struct { const char *key; enum what w; double unit; int dec; } ests[] = {
-		{ "throughput_bps", TPUT, 1, 0 }, { "loss_pct", LOSS, 1, 2 },
+		{ "throughput_bps", TPUT, 1, 0 }, { "sent_bps", SENT, 1, 0 },
+		{ "loss_pct", LOSS, 1, 2 },
 		{ "delay_mean_us", DMEAN, 1000, 1 }, { "delay_p99_us", DP99, 1000, 1 },
 		{ "delay_app_mean_us", AMEAN, 1000, 1 }, { "delay_app_p99_us", AP99, 1000, 1 },
 		{ "jitter_us", JITTER, 1000, 1 }, { "ipdv_us", IPDV, 1000, 1 },
 	};
 	size_t i, k, r, nv, total = 0;
 	double *vals, *buf, *pool_net, *pool_app, late = 0;
-	uint64_t sent = 0, received = 0, lost = 0, expected = 0, enobufs = 0;
+	uint64_t sent = 0, received = 0, lost = 0, expected = 0, enobufs = 0, skipped = 0;
+	double stall = 0;
 	json_t *o = json_object(), *cdf, *d;
 
 	for (r = 0; r < nruns; r++)
@@ -656,6 +680,8 @@ static json_t *group_json(struct run *runs, size_t nruns, const int *valid, cons
 			expected += f->expected;
 			enobufs += f->enobufs;
 			late = f->late_max > late ? f->late_max : late;
+			stall = f->stall_max > stall ? f->stall_max : stall;
+			skipped += f->skipped;
 			memcpy(pool_net + nv, f->vnet, f->nd * sizeof(double));
 			memcpy(pool_app + nv, f->vapp, f->nd * sizeof(double));
 			nv += f->nd;
@@ -667,6 +693,8 @@ static json_t *group_json(struct run *runs, size_t nruns, const int *valid, cons
 	json_object_set_new(o, "lost", json_integer((json_int_t)lost));
 	json_object_set_new(o, "enobufs", json_integer((json_int_t)enobufs));
 	json_object_set_new(o, "late_max_us", jreal(late, 1000, 1));
+	json_object_set_new(o, "skipped", json_integer((json_int_t)skipped));
+	json_object_set_new(o, "stall_max_us", jreal(stall, 1000, 1));
 	d = jdist(pool_net, nv, &cdf);
 	json_object_set_new(o, "delay_us", d);
 	json_object_set_new(o, "delay_cdf_us", cdf);
@@ -717,6 +745,7 @@ static void report(struct run *runs, size_t nruns, const struct opts *o)
 	json_object_set_new(top, "valid", json_integer((json_int_t)nv));
 	json_object_set_new(top, "warmup_s", json_real(o->warmup));
 	json_object_set_new(top, "min_overlap_pct", json_real(100 * o->min_overlap));
+	json_object_set_new(top, "max_skip_pct", json_real(100 * o->max_skip));
 	json_object_set_new(top, "window_s", jest(w, nv, 1, 3));
 	json_object_set_new(top, "overlap_pct", jest(ov, nv, 0.01, 2));
 	json_object_set_new(top, "run", jruns);
@@ -767,13 +796,13 @@ static void report(struct run *runs, size_t nruns, const struct opts *o)
 
 int rtperf_analyze_cmd(int argc, char **argv)
 {
-	struct opts o = { .warmup = 0.5, .min_overlap = 0.95 };
+	struct opts o = { .warmup = 0.5, .min_overlap = 0.95, .max_skip = 0.02 };
 	struct run *runs;
 	size_t r, i, nruns;
 	FILE *ex = NULL;
 	int opt, bad = 0;
 
-	while ((opt = getopt(argc, argv, "w:O:o:F:ch")) != -1) {
+	while ((opt = getopt(argc, argv, "w:O:S:o:F:ch")) != -1) {
 		switch (opt) {
 		case 'c':
 			o.check = 1;
@@ -792,6 +821,14 @@ int rtperf_analyze_cmd(int argc, char **argv)
 			o.min_overlap = strtod(optarg, &end) / 100;
 			if (*end || !*optarg || !(o.min_overlap >= 0) || o.min_overlap > 1)
 				errx(2, "bad overlap '%s': percent, 0 to 100", optarg);
+			break;
+		}
+		case 'S': {
+			char *end;
+
+			o.max_skip = strtod(optarg, &end) / 100;
+			if (*end || !*optarg || !(o.max_skip >= 0) || o.max_skip > 1)
+				errx(2, "bad skip '%s': percent, 0 to 100", optarg);
 			break;
 		}
 		case 'o':

@@ -94,12 +94,12 @@ static void usage(FILE *f, int status)
 	fprintf(f,
 		"usage: rtperf send [-r RATE] [-s SIZE] [-t SECONDS] [-n COUNT] [-p cbr|poisson]\n"
 		"                   [-k BATCH] [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [-j]\n"
-		"                   [--start FILE]\n"
+		"                   [--start FILE] [--skip]\n"
 		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--pacing packet|tick]\n"
 		"                       [--period PERIOD] [-i IF] [-S SOCKET]] DADDR DPORT\n"
 		"       rtperf recv [-b ADDR] [-t SECONDS] [-w IDLE] [-n COUNT] [-W WINDOW]\n"
 		"                   [-H BIN] [-T STEP] [-o FILE] [-j] PORT\n"
-		"       rtperf analyze [-c] [-w WARMUP] [-O MIN_OVERLAP] [-o EXPORT.csv]\n"
+		"       rtperf analyze [-c] [-w WARMUP] [-O MIN_OVERLAP] [-S MAX_SKIP] [-o EXPORT.csv]\n"
 		"                   -F NAME:RX:FLOW:CLASS[:OFFERED[:RESERVED[:FLAGS]]]... RUNDIR...\n"
 		"       rtperf estimate LIST...\n"
 		"see rtperf(1)\n");

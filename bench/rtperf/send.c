@@ -36,7 +36,7 @@ struct sender {
 	double seconds;
 	enum pattern pattern;
 	uint32_t flow;
-	int reserve, json, prio, tos;
+	int reserve, json, prio, tos, skip;
 	const char *start_file;
 	struct rttr_qos q;
 	/* state */
@@ -48,16 +48,18 @@ struct sender {
 	int64_t real_off;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint64_t deadline;		/* the datagram's intended time, MONOTONIC */
 	uint64_t ready;			/* when the last send returned */
+	int held;			/* it waited: a shaper's bucket, a full queue */
 	/* results */
 	uint64_t t0;			/* the schedule's start, MONOTONIC */
 	uint64_t sent, first, last;	/* CLOCK_MONOTONIC of the sends */
 	uint64_t first_sched, last_sched; /* intended times, MONOTONIC */
 	uint64_t late_max, late_over, enobufs;
+	uint64_t skipped, stall_max;	/* --skip: departures missed, longest stall */
 	double late_sum;
 	int failed;			/* stopped by an error */
 };
 
-enum { OPT_PERIOD = 256, OPT_PACING, OPT_START };
+enum { OPT_PERIOD = 256, OPT_PACING, OPT_START, OPT_SKIP };
 
 static const struct option long_opts[] = {
 	{ "rate", required_argument, NULL, 'r' },
@@ -69,6 +71,7 @@ static const struct option long_opts[] = {
 	{ "flow", required_argument, NULL, 'f' },
 	{ "batch", required_argument, NULL, 'k' },
 	{ "start", required_argument, NULL, OPT_START },
+	{ "skip", no_argument, NULL, OPT_SKIP },
 	{ "prio", required_argument, NULL, 'P' },
 	{ "tos", required_argument, NULL, 'Q' },
 	{ "json", no_argument, NULL, 'j' },
@@ -89,7 +92,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rtperf send [-r RATE] [-s SIZE] [-t SECONDS] [-n COUNT] [-p cbr|poisson]\n"
 		"                   [-k BATCH] [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [-j]\n"
-		"                   [--start FILE]\n"
+		"                   [--start FILE] [--skip]\n"
 		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--pacing packet|tick]\n"
 		"                       [--period PERIOD] [-i IF] [-S SOCKET]] DADDR DPORT\n");
 	exit(2);
@@ -154,6 +157,9 @@ static void parse(struct sender *s, int argc, char **argv)
 			break;
 		case OPT_START:
 			s->start_file = optarg;
+			break;
+		case OPT_SKIP:
+			s->skip = 1;
 			break;
 		case 'P':
 			s->prio = (int)arg_int("priority", optarg, INT32_MAX);
@@ -275,6 +281,7 @@ static int send_reserved(struct sender *s)
 			return 1;
 		switch (errno) {
 		case EAGAIN:
+			s->held = 1;
 			tick = rttr_next_tick(s->r);
 			if (s->end && tick > s->end)
 				return 0;
@@ -295,6 +302,7 @@ static int send_reserved(struct sender *s)
 		case ECONNREFUSED:	/* the receiver not listening yet */
 			break;
 		case ENOBUFS:
+			s->held = 1;
 			s->enobufs++;
 			usleep(100);
 			break;
@@ -324,6 +332,7 @@ static int send_plain(struct sender *s)
 		case ENOBUFS:
 		case EAGAIN:
 			/* a full queue below: the datagram did not leave, try again */
+			s->held = 1;
 			s->enobufs++;
 			usleep(100);
 			break;
@@ -425,9 +434,32 @@ static void run(struct sender *s)
 		 * Late: from when it could have gone (its time, or the end of
 		 * the previous send if a shaper or a full queue held that one
 		 * past it) to now, the sender's own stall. Behind schedule, the
-		 * next ones follow at once: the rate holds.
+		 * next ones follow at once: the rate holds. With --skip, a
+		 * stall longer than a gap drops the departures it missed
+		 * instead, the latest one due going now at its own time: never
+		 * a burst, the rate short by what was skipped. Not after a
+		 * send that was held (librttr's bucket, a full queue): that
+		 * backlog is the application's, and the shaper spaces it.
 		 */
 		now = now_ns();
+		/* a stall: late with the last send not held (that is backpressure) */
+		if (s->skip && !s->held && deadline < now && (double)(now - deadline) > mean_gap) {
+			if (now - deadline > s->stall_max)
+				s->stall_max = now - deadline;
+			while (deadline < now && (double)(now - deadline) > mean_gap &&
+			       (!s->end || deadline < s->end)) {
+				batches++;
+				s->skipped += s->batch;
+				if (s->pattern == CBR) {
+					deadline = t0 + (uint64_t)(frame_bits_ns * batches / s->rate);
+				} else {
+					offset += -logl(1.0L - erand48(xsubi)) * mean_gap;
+					deadline = t0 + (uint64_t)offset;
+				}
+			}
+			if (deadline > now)
+				continue;	/* the next one is still to come */
+		}
 		since = deadline > s->ready ? deadline : s->ready;
 		if (now > since) {
 			s->late_sum += (double)(now - since);
@@ -437,6 +469,7 @@ static void run(struct sender *s)
 				s->late_over++;
 		}
 		s->deadline = deadline;
+		s->held = 0;
 		for (i = 0; i < s->batch && ok > 0 && (!s->count || s->sent < s->count); i++) {
 			ok = s->r ? send_reserved(s) : send_plain(s);
 			if (ok <= 0)
@@ -496,6 +529,9 @@ static void report(const struct sender *s)
 			errx(1, "out of memory");
 		/* the schedule on CLOCK_REALTIME, the receiver's clock */
 		json_object_set_new(o, "start_ns", json_integer((json_int_t)s->t0 + s->real_off));
+		json_object_set_new(o, "skip", json_boolean(s->skip));
+		json_object_set_new(o, "skipped", json_integer((json_int_t)s->skipped));
+		json_object_set_new(o, "stall_max_ns", json_integer((json_int_t)s->stall_max));
 		json_object_set_new(o, "first_ns", s->sent ?
 			json_integer((json_int_t)s->first_sched + s->real_off) : json_null());
 		json_object_set_new(o, "last_ns", s->sent ?
@@ -532,6 +568,9 @@ static void report(const struct sender *s)
 		       s->flow, pat, rb, res, dt, pb, fb, lm, lx);
 		if (s->late_over)
 			printf(" (%llu later than a gap)", (unsigned long long)s->late_over);
+		if (s->skipped)
+			printf("; %llu skipped after stalls of up to %.1f ms",
+			       (unsigned long long)s->skipped, s->stall_max / 1e6);
 		if (s->pattern == POISSON)
 			printf("; seed %llu", (unsigned long long)s->seed);
 		if (s->enobufs)
