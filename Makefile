@@ -76,24 +76,22 @@ check-debug:
 demo: deps
 	@bench/demo
 
-# Scenarios not in the tree yet are skipped; one that fails does not stop
-# the others, but fails the target once the summary is written. Every
-# result is stamped with the tree's commit, taken once before the first.
+# Every scenario in one VM boot (bench/run): those not in the tree are
+# skipped, one that fails does not stop the others but fails the target
+# once the summary is written. Every result is stamped with the tree's
+# commit, taken once before the first.
 SCENARIOS ?= fig4 fig5 fig6 fig7 nto1 alloc isolation throughput burst latency path setup scale \
 	table1 pacing_cpu demo
 
 bench: deps
 	@$(MAKE) -s all
-	@export BENCH_QUICK=$(if $(filter 1 yes y,$(QUICK)),1,0) BENCH_COMMIT=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
-	failed=; t00=$$(date +%s); for s in $(SCENARIOS); do \
-		if [ ! -x bench/$$s ]; then echo "== bench/$$s: not in this tree, skipped"; continue; fi; \
-		echo "== bench/$$s"; t0=$$(date +%s); \
-		bench/$$s || failed="$$failed $$s"; \
-		echo "== bench/$$s: $$(($$(date +%s) - t0)) s"; \
-	done; \
-	echo "== $$(($$(date +%s) - t00)) s in all"; \
-	SCENARIOS="$(SCENARIOS)" bench/summary || failed="$$failed summary"; \
-	if [ -n "$$failed" ]; then echo "== failed:$$failed"; exit 1; fi
+	@export BENCH_QUICK=$(if $(filter 1 yes y,$(QUICK)),1,0) \
+		BENCH_COMMIT=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	t0=$$(date +%s); rc=0; \
+	bench/run $(SCENARIOS) || rc=1; \
+	echo "== $$(($$(date +%s) - t0)) s in all"; \
+	SCENARIOS="$(SCENARIOS)" bench/summary || rc=1; \
+	exit $$rc
 
 # CAMELCASE: the kernel's own names (struct Qdisc, Qdisc_ops), as in every
 # net/sched/sch_*.c. compat.h is the one place that compares kernel

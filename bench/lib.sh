@@ -48,31 +48,22 @@ BENCH_LINK=${BENCH_LINK:-10mbit}
 # status; inside, set BENCH_OUT, PATH and the selftests libraries (ktap,
 # topo, rt, ethereal, sched) up, and BENCH_TMP, a directory removed at exit.
 bench_vm() {
-	local name=$1 var envs=() rc
+	local name=$1 rc
 	shift
 	if [ "${1:-}" != --in-vm ]; then
 		BENCH_OUT=${1:-$(bench_results_dir)/$name}
 		mkdir -p "$BENCH_OUT" || exit 1
 		BENCH_OUT=$(cd "$BENCH_OUT" && pwd)
 		echo "$name: results go to $BENCH_OUT" >&2
-		# what this run replaces: no stale plot or data beside it
-		rm -rf "$BENCH_OUT"/.plot-* "$BENCH_OUT/data"
-		# the commit, before the build vm-run does and the VM: in the
-		# guest the tree is read-only and git slow
-		export BENCH_COMMIT=${BENCH_COMMIT:-$(bench_commit)}
-		# vng does not pass the environment: name what the scenario reads
-		for var in $(compgen -e); do
-			case $var in BENCH_*|"${name^^}"_*) envs+=("$var=${!var}") ;; esac
-		done
-		"$BENCH_TOP/selftests/vm-run" --rwdir "$BENCH_OUT" -- \
-			env "${envs[@]}" BENCH_HOST="$(_bench_host)" BENCH_T0="$(date +%s)" \
-			"$BENCH_TOP/bench/$name" --in-vm "$BENCH_OUT"
+		bench_fresh "$BENCH_OUT"
+		bench_boot "$BENCH_OUT" "$name" "$BENCH_TOP/bench/$name" --in-vm "$BENCH_OUT"
 		rc=$?
 		_bench_plots "$BENCH_OUT"
 		exit $rc
 	fi
 	BENCH_NAME=$name
 	BENCH_OUT=$2
+	BENCH_T0=${BENCH_T0:-$EPOCHSECONDS}
 	export PATH="$BENCH_TOP/ctl:$BENCH_TOP/selftests/tools:$BENCH_TOP/bench/rtperf:$BENCH_TOP/rtcd:$BENCH_TOP/rttr:$PATH"
 	export LD_LIBRARY_PATH="$BENCH_TOP/rttr${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export TC_LIB_DIR="$BENCH_TOP/ctl"
@@ -106,6 +97,28 @@ bench_commit() {
 # scenario's default of a variable)
 bench_quick() { if [ "${BENCH_QUICK:-0}" = 1 ]; then echo "$1"; else echo "$2"; fi; }
 
+# bench_boot RWDIR NAMES CMD...: on the host, boot the VM with RWDIR
+# writable and run CMD in it, with the environment the scenarios NAMES
+# read (vng does not pass it on: BENCH_* and NAME_*) and the commit of the
+# tree, taken now (BENCH_COMMIT: before the build vm-run does and the VM;
+# in the guest the tree is read-only and git slow)
+bench_boot() {
+	local rw=$1 names=$2 var n envs=()
+	shift 2
+	export BENCH_COMMIT=${BENCH_COMMIT:-$(bench_commit)}
+	for var in $(compgen -e); do
+		case $var in BENCH_*) envs+=("$var=${!var}"); continue ;; esac
+		for n in $names; do
+			[[ $var == "${n^^}"_* ]] && { envs+=("$var=${!var}"); break; }
+		done
+	done
+	"$BENCH_TOP/selftests/vm-run" --rwdir "$rw" -- env "${envs[@]}" BENCH_HOST="$(_bench_host)" "$@"
+}
+
+# bench_fresh OUTDIR: what a run of the scenario replaces goes: no stale
+# plot or data beside the new results
+bench_fresh() { rm -rf "$1"/.plot-* "$1/data"; }
+
 # _bench_plots OUTDIR: on the host, the plots bench_plot asked for in the
 # VM (matplotlib is slow to start under TCG); printed where they are
 _bench_plots() {
@@ -135,7 +148,7 @@ _bench_host() {
 }
 
 # bench_log MSG...: a progress line on stderr, with the seconds since the
-# scenario started (the VM's boot included)
+# scenario started in the VM
 bench_log() {
 	printf '[%3ds] %s\n' $((EPOCHSECONDS - ${BENCH_T0:-$EPOCHSECONDS})) "$*" >&2
 }

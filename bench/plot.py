@@ -11,6 +11,7 @@ delay distributions, subtitle() for the machine line, save() to finish.
 """
 import json
 import sys
+import warnings
 
 import matplotlib
 
@@ -18,6 +19,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 PLOTS = {}
+
+# A point without a valid run leaves a panel empty: log scales and legends
+# then warn, and the plot is still right.
+warnings.filterwarnings("ignore", category=UserWarning)
 
 # The same colour for a configuration in every plot.
 CONFIG_COLORS = {
