@@ -105,9 +105,12 @@ def grouped_bars(ax, res, group_key, value, groups_label="{}", configs=None):
             if r is None:
                 continue
             if not valid(r):
-                ax.bar(x, 0, width, hatch="//", edgecolor="grey", fill=False)
-                ax.annotate("invalid", (x, 0), rotation=90, fontsize=6,
-                            ha="center", va="bottom", color="grey")
+                # the whole height, hatched: no value, and no doubt why
+                ax.axvspan(x - width / 2, x + width / 2, facecolor="none",
+                           edgecolor="grey", hatch="//", linewidth=0)
+                ax.text(x, 0.5, "invalid", rotation=90, fontsize=8, ha="center",
+                        va="center", color="dimgrey",
+                        transform=ax.get_xaxis_transform())
                 continue
             v = value(r)
             m, ci = v if isinstance(v, tuple) else (v, 0.0)

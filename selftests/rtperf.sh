@@ -53,7 +53,7 @@ check() {
 WHOLE='.received == $tx.sent and .lost == 0 and .duplicates == 0 and .reordered == 0'
 within() { echo "(. >= $1 * (1 - $2 / 100) and . <= $1 * (1 + $2 / 100))"; }
 
-ktap_begin 10
+ktap_begin 12
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 # As on a real network, one flow's frames reach the switch in order: the
@@ -118,6 +118,41 @@ for i in $(seq 40); do
 done
 ktap_result "-R: the connection is gone from the switch once the sender exits" \
 	"$([ "$(ctl sw1 -j show br0 | jq -r '.[0].connections')" = 0 ]; echo $?)"
+
+# --- senders started together (--start), one in batches (-k) ---
+: >"$D/go"
+exec {fd}>"$D/go"
+flock -x "$fd"
+on h2 rtperf recv -j -w 2 -t 20 -o "$D/sync.csv" 5002 >"$D/sync.rx" 2>"$D/sync.rxerr" &
+pid=$!
+for i in $(seq 100); do grep -q listening "$D/sync.rxerr" && break; sleep 0.05; done
+on h1 rtperf send -j --skip --start "$D/go" -f 1 -r 1mbit -n 50 "$(host_ip h2)" 5002 \
+	>"$D/s1.tx" 2>"$D/s1.txerr" {fd}>&- &
+s1=$!
+on h1 rtperf send -j --start "$D/go" -f 2 -k 4 -r 1mbit -n 48 -s 200 "$(host_ip h2)" 5002 \
+	>"$D/s2.tx" 2>"$D/s2.txerr" {fd}>&- &
+s2=$!
+for i in $(seq 100); do
+	grep -q ready "$D/s1.txerr" && grep -q ready "$D/s2.txerr" && break
+	sleep 0.05
+done
+at=$(( (${EPOCHREALTIME/./} + 300000) * 1000 ))
+echo "$at" >"$D/go"
+exec {fd}>&-
+wait $s1 $s2 $pid
+ktap_info "sync: $(jq -c '{sent, start_ns, first_ns, skipped, late_ns}' "$D/s1.tx" "$D/s2.tx" | tr '\n' ' ')"
+ktap_result "--start: both senders' schedules start at the time the lock's file gave" \
+	"$(jq -se --argjson at "$at" 'map(.start_ns == $at and .first_ns == $at) | all' \
+		"$D/s1.tx" "$D/s2.tx" >/dev/null; echo $?)"
+# flow 2's datagrams in fours with one intended time, 4 x 242 bytes apart
+ktap_result "-k 4: batches of four back to back, one intended time each, every one arrived" \
+	"$(awk -F, '$1 == 2 { n++; t[$2] = $3 } END {
+		bad = n != 48
+		for (s = 0; s < 48; s++) {
+			if (t[s] != t[s - s % 4]) bad = 1
+			if (s % 4 == 0 && s && t[s] - t[s - 4] != 4 * 242 * 8 * 1000) bad = 1
+		}
+		exit bad }' "$D/sync.csv"; echo $?)"
 
 # --- usage errors ---
 rc=0
