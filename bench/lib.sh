@@ -379,7 +379,7 @@ _bench_jq_defs='def r(n): if . == null then "–" else . * pow(10; n) | round / 
 		elif .ci == null then "\(.mean | f | r(n))"
 		else "\(.mean | f | r(n)) ± \(.ci | f | r(n))" end;
 	def runs: if . == null then "–" elif .valid > 0 then "\(.valid)/\(.runs)"
-		else "invalid: \([.run[]?.why // empty][0] // "no run")" end;'
+		else "invalid: \([.run[]?.why // empty][0] // "no run" | split("; ")[0])" end;'
 
 
 # bench_md NAME TITLE: $BENCH_OUT/NAME.md from stdin (the table and a

@@ -89,6 +89,13 @@ def ms(v):
     return v / 1000 if v is not None else float("nan")
 
 
+def of_sent(flow):
+    """A flow's rate received as % of what it meant to send in the window
+    (its interval scaled alike)."""
+    sent = get(flow, "sent_bps", "mean")
+    return est(flow.get("throughput_bps"), 100 / sent) if sent else (float("nan"), 0.0)
+
+
 def grouped_bars(ax, res, group_key, value, groups_label="{}", configs=None):
     """Bars of value(result) per configuration (x axis), one bar per value
     of group_key within each; value gives a number or (mean, ci) (an error
@@ -185,8 +192,7 @@ def fig4(data, out):
     res = data["results"]
     n = max(r["interferers"] for r in res)
     fig, axes = bars_with_cdf(data, res, "interferers", "{} interfering", [
-        ("test flow received / offered (%)",
-         lambda r: est(r["test"]["throughput_bps"], 100 / r["test"]["offered_bps"])),
+        ("test flow received / sent (%)", lambda r: of_sent(r["test"])),
         ("test flow loss (%)", lambda r: est(r["test"]["loss_pct"])),
         ("test flow one-way delay, p99 (ms)", lambda r: ms(get(r, "test", "delay_us", "p99")))],
         lambda r: r["test"], lambda r: r["interferers"] == n,
@@ -453,7 +459,7 @@ def isolation(data, out):
     res = data["results"]
     top = max(r["factor"] for r in res)
     fig, axes = bars_with_cdf(data, res, "factor", "h4 at {}x its reservation", [
-        ("well-behaved flows: received / offered (worst)",
+        ("well-behaved flows: received / sent (worst)",
          lambda r: r["well"]["min_of_offered"]),
         ("well-behaved flows: delay p99 (ms)", lambda r: ms(get(r, "well", "delay_us", "p99"))),
         ("h4: delivered / its reservation", lambda r: r["misbehaving"]["of_reservation"])],
@@ -533,8 +539,7 @@ def path(data, out):
     res = data["results"]
     cs = "loaded" if any(r["case"] == "loaded" for r in res) else res[0]["case"]
     fig, axes = bars_with_cdf(data, res, "case", "{}", [
-        ("test flow received / offered (%)",
-         lambda r: est(r["test"]["throughput_bps"], 100 / r["test"]["offered_bps"])),
+        ("test flow received / sent (%)", lambda r: of_sent(r["test"])),
         ("test flow delay end to end, p99 (ms)", lambda r: ms(get(r, "test", "delay_us", "p99"))),
         ("test flow delay end to end, mean (ms)",
          lambda r: est(get(r, "test", "delay_mean_us"), 1e-3))],

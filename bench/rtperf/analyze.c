@@ -796,7 +796,7 @@ static void report(struct run *runs, size_t nruns, const struct opts *o)
 
 int rtperf_analyze_cmd(int argc, char **argv)
 {
-	struct opts o = { .warmup = 0.5, .min_overlap = 0.95, .max_skip = 0.02 };
+	struct opts o = { .warmup = 0.5, .min_overlap = 0.95, .max_skip = 0.05 };
 	struct run *runs;
 	size_t r, i, nruns;
 	FILE *ex = NULL;

@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,6 +458,8 @@ static void run(struct sender *s)
 					deadline = t0 + (uint64_t)offset;
 				}
 			}
+			if (s->end && deadline >= s->end)
+				break;		/* the stall ran past the end */
 			if (deadline > now)
 				continue;	/* the next one is still to come */
 		}
@@ -597,6 +600,13 @@ int rtperf_send(int argc, char **argv)
 	setup(&s);
 	on_stop_signals();
 	run(&s);
+	/*
+	 * Its schedule done, a sender run at a real-time priority must not
+	 * keep the CPU for its report and exit (tens of ms under emulation)
+	 * while senders beside it still have their last datagrams to send.
+	 */
+	if (sched_getscheduler(0) != SCHED_OTHER)
+		sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 });
 	report(&s);
 	rttr_close(s.r);
 	if (s.fd >= 0)

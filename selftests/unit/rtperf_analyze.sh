@@ -68,7 +68,7 @@ run "$D/r6" 200						# a: 200 us
 run "$D/r7"; echo "no reservation" >"$D/r7/why"	# gave up
 
 ktap_begin 9
-out=$("$rtperf" analyze -w 0.1 -o "$D/export.csv" -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 \
+out=$("$rtperf" analyze -w 0.1 -S 2 -o "$D/export.csv" -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 \
 	"$D"/r?)
 rc=$?
 ktap_result "rtperf analyze summarizes seven runs" $rc
