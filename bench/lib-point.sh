@@ -127,8 +127,9 @@ lp_recv() {
 # reserve RATE rather than the sending rate, -b, -m, --period), under the
 # peers the plain flow their classifiers pick (the reservation's options
 # dropped), paced by its host under pace (tc-configs/peer's fq pacing:
-# rtperf --pace); at nice BENCH_RT_NICE (-10), since on a real network the
-# competing senders would be other machines, here they share its CPU
+# rtperf --pace); with BENCH_SENDER_RT 0, at nice BENCH_RT_NICE (-10),
+# since on a real network the competing senders would be other machines,
+# here they share its CPU
 lp_send() { _lp_names+=("$1"); _lp_cmd[$1]="${*:2}"; }
 lp_send_rt() {
 	local a args=() skip=0
