@@ -48,6 +48,10 @@ struct frun {
 	int64_t first, last;		/* intended sends, CLOCK_REALTIME */
 	double tput, loss, jitter, ipdv;
 	double sent_bps;		/* what was meant to be sent in the window */
+	double max_all;			/* ns: the largest delay of the whole run */
+	/* a reservation's contract and bound (rttr_info()); bound NAN: none */
+	double bound, res_rate, res_burst, res_max_pkt, res_hops;
+	char pacing[8];
 	uint64_t size;			/* UDP payload bytes */
 	struct rtperf_dist net, app;	/* in the window */
 	double *vnet, *vapp;		/* the window's delays, ns */
@@ -181,6 +185,24 @@ static int64_t jint(json_t *o, const char *key)
 	return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
 }
 
+/* A sender's reservation (rtperf send's JSON): contract and delay bound. */
+static void reservation_load(json_t *res, struct frun *fr)
+{
+	json_t *p = json_object_get(res, "pacing");
+
+	fr->bound = NAN;
+	if (!json_is_object(res))
+		return;
+	if (json_is_integer(json_object_get(res, "delay_bound_ns")) &&
+	    jint(res, "delay_bound_ns") > 0)
+		fr->bound = (double)jint(res, "delay_bound_ns");
+	fr->res_rate = jnum(res, "rate_bps");
+	fr->res_burst = jnum(res, "burst");
+	fr->res_max_pkt = jnum(res, "max_pkt");
+	fr->res_hops = jnum(res, "hops");
+	snprintf(fr->pacing, sizeof(fr->pacing), "%s", json_is_string(p) ? json_string_value(p) : "");
+}
+
 static void rx_load(const char *dir, const char *rx, struct rxdata *d)
 {
 	char path[4096], line[256];
@@ -272,6 +294,10 @@ static void flow_window(const struct spec *sp, const struct rxdata *d, int64_t a
 			r[m++] = r[i];
 	n = m;
 	fr->received = n;
+	/* the bound holds for every frame, the warm-up's too */
+	for (i = 0; i < n; i++)
+		if ((double)(r[i].rx_ns - r[i].tx_ns) > fr->max_all)
+			fr->max_all = (double)(r[i].rx_ns - r[i].tx_ns);
 
 	/* in the order of numbers: delays, loss and IPDV of the window */
 	for (i = 0, m = 0; i < n; i++) {
@@ -405,6 +431,7 @@ static void run_load(struct run *run, const struct opts *o)
 		fr->enobufs = (uint64_t)jint(tx, "enobufs");
 		fr->first = jint(tx, "first_ns");
 		fr->last = jint(tx, "last_ns");
+		reservation_load(json_object_get(tx, "reservation"), fr);
 		json_decref(tx);
 		first[k] = fr->first;
 		last[k++] = fr->last;
@@ -713,10 +740,50 @@ static json_t *jrate(double v)
 	return isfinite(v) ? json_integer((json_int_t)llround(v)) : json_null();
 }
 
+/*
+ * Flow I's delay bound against its delays, over the valid runs that had
+ * one: each run's largest delay (every datagram, the warm-up's too) set
+ * against that run's bound; null when no valid run had a bound. The
+ * measured delay is socket to socket, the bound the network's
+ * (Documentation/delay-bounds.md): the hosts' part counts against it.
+ */
+static json_t *bound_json(const struct run *runs, size_t nruns, const int *valid, size_t i)
+{
+	double bound = 0, max = 0, ratio = 0;
+	size_t r, n = 0, over = 0;
+	const struct frun *c = NULL;
+
+	for (r = 0; r < nruns; r++) {
+		const struct frun *f = &runs[r].f[i];
+
+		if (!valid[r] || !f->sent_ok || !(f->bound > 0))
+			continue;
+		if (!c)
+			c = f;
+		n++;
+		bound = f->bound > bound ? f->bound : bound;
+		max = f->max_all > max ? f->max_all : max;
+		ratio = f->max_all / f->bound > ratio ? f->max_all / f->bound : ratio;
+		over += f->max_all > f->bound;
+	}
+	if (!c)
+		return json_null();
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o, s:o, s:o, s:s}}",
+			 "name", specs[i].name, "class", specs[i].class,
+			 "delay_bound_us", jreal(bound, 1000, 1), "delay_max_us", jreal(max, 1000, 1),
+			 "ratio", jreal(ratio, 1, 3), "runs", (json_int_t)n,
+			 "exceeded_runs", (json_int_t)over, "kept", !over,
+			 "contract", "rate_bps", jrate(c->res_rate), "burst", jrate(c->res_burst),
+			 "max_pkt", jrate(c->res_max_pkt), "hops", jrate(c->res_hops),
+			 "pacing", c->pacing);
+}
+
 static void report(struct run *runs, size_t nruns, const struct opts *o)
 {
 	json_t *top = json_object(), *jruns = json_array(), *flows = json_array();
-	json_t *classes = json_array(), *p = json_array();
+	json_t *classes = json_array(), *p = json_array(), *bounds = json_array();
+	uint64_t skipped = 0, departures = 0, over = 0;
+	double stall = 0;
 	double *w = malloc((nruns + 1) * sizeof(double));
 	double *ov = malloc((nruns + 1) * sizeof(double));
 	int *valid = calloc(nruns + 1, sizeof(int));
@@ -751,8 +818,30 @@ static void report(struct run *runs, size_t nruns, const struct opts *o)
 	json_object_set_new(top, "run", jruns);
 	json_object_set_new(top, "cdf_p", p);
 
+	/* what the senders skipped after stalls, in the valid runs: shown, never hidden */
+	for (r = 0; r < nruns; r++) {
+		for (i = 0; valid[r] && i < nspecs; i++) {
+			skipped += runs[r].f[i].skipped;
+			departures += runs[r].f[i].sent + runs[r].f[i].skipped;
+			if (runs[r].f[i].stall_max > stall)
+				stall = runs[r].f[i].stall_max;
+		}
+	}
+	json_object_set_new(top, "skipped", json_integer((json_int_t)skipped));
+	json_object_set_new(top, "departures", json_integer((json_int_t)departures));
+	json_object_set_new(top, "skipped_pct", departures ?
+		jreal(100.0 * (double)skipped / (double)departures, 1, 2) : json_null());
+	json_object_set_new(top, "stall_max_us", jreal(stall, 1000, 1));
+
 	for (i = 0; i < nspecs; i++) {
 		json_t *f = group_json(runs, nruns, valid, &i, 1, 0);
+		json_t *b = bound_json(runs, nruns, valid, i);
+
+		if (json_is_object(b)) {
+			over += (uint64_t)json_integer_value(json_object_get(b, "exceeded_runs"));
+			json_array_append(bounds, b);
+		}
+		json_object_set_new(f, "bound", b);
 
 		json_object_update_new(f, json_pack("{s:s, s:I, s:s, s:o, s:o}",
 			"name", specs[i].name, "flow", (json_int_t)specs[i].flow,
@@ -784,6 +873,9 @@ static void report(struct run *runs, size_t nruns, const struct opts *o)
 	}
 	json_object_set_new(top, "flows", flows);
 	json_object_set_new(top, "classes", classes);
+	/* each reserved flow's bound and largest delay, where a scenario finds them */
+	json_object_set_new(top, "bounds", bounds);
+	json_object_set_new(top, "bounds_exceeded", json_integer((json_int_t)over));
 	if (json_dumpf(top, stdout, JSON_COMPACT | JSON_REAL_PRECISION(12)))
 		errx(1, "cannot write the JSON");
 	putchar('\n');

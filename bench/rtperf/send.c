@@ -499,6 +499,31 @@ static void run(struct sender *s)
 	}
 }
 
+/*
+ * The connection as the path granted it (rttr_info()): the contract, the
+ * end-to-end delay bound the switches promised (null when none is known)
+ * and how librttr paced it; null on a plain socket.
+ */
+static json_t *reservation_json(const struct sender *s)
+{
+	struct rttr_info in;
+
+	if (!s->r)
+		return json_null();
+	if (rttr_info(s->r, &in))
+		errx(1, "rttr_info: %s", rttr_error());
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:s, s:I, s:I, s:I}",
+			 "id", rttr_id(s->r), "proxy", rttr_proxy(s->r),
+			 "rate_bps", (json_int_t)in.rate, "burst", (json_int_t)in.burst,
+			 "max_pkt", (json_int_t)in.max_pkt, "hops", (json_int_t)in.hops,
+			 "delay_bound_ns", in.delay_bound_ns ?
+				json_integer((json_int_t)in.delay_bound_ns) : json_null(),
+			 "pacing", in.pacing == RTTR_PACING_TICK ? "tick" : "packet",
+			 "tolerance", (json_int_t)in.tolerance,
+			 "send_max_ns", (json_int_t)in.send_max_ns,
+			 "late_max_ns", (json_int_t)in.late_max_ns);
+}
+
 static void report(const struct sender *s)
 {
 	double dt = s->sent > 1 ? (s->last - s->first) / 1e9 : 0;
@@ -539,15 +564,7 @@ static void report(const struct sender *s)
 			json_integer((json_int_t)s->first_sched + s->real_off) : json_null());
 		json_object_set_new(o, "last_ns", s->sent ?
 			json_integer((json_int_t)s->last_sched + s->real_off) : json_null());
-		if (s->r)
-			json_object_set_new(o, "reservation",
-				json_pack("{s:s, s:s, s:I, s:I, s:I}",
-					  "id", rttr_id(s->r), "proxy", rttr_proxy(s->r),
-					  "rate_bps", (json_int_t)s->q.rate,
-					  "burst", (json_int_t)s->q.burst,
-					  "max_pkt", (json_int_t)s->q.max_pkt));
-		else
-			json_object_set_new(o, "reservation", json_null());
+		json_object_set_new(o, "reservation", reservation_json(s));
 		json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(10));
 		putchar('\n');
 		json_decref(o);

@@ -8,7 +8,8 @@
 # a run is invalid (a sender behind, one that skipped too much, a socket
 # drop, flows that barely overlapped, a run that gave up), estimates over
 # the valid runs only, with Student's interval, Jain's index of a class,
-# and the export.
+# departures skipped after stalls counted, a reserved flow's largest delay
+# against its delay bound, and the export.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
@@ -59,15 +60,24 @@ run() {
 	sender "$d" b 500 2 "$bf"
 }
 
-run "$D/r1"
+# reserve DIR BOUND_US: flow a reserved, its path promising BOUND_US
+reserve() {
+	jq -c --argjson b "$(($2 * 1000))" '.reservation = {id: "1.2", proxy: "10.1.0.1",
+		rate_bps: 9000000, burst: 3000, max_pkt: 1514, hops: 1, delay_bound_ns: $b,
+		pacing: "packet", tolerance: 1500, send_max_ns: 0, late_max_ns: 0}' \
+		"$1/a.tx" >"$1/a.tx.new" && mv "$1/a.tx.new" "$1/a.tx"
+}
+
+run "$D/r1"; reserve "$D/r1" 150			# a: 100 us, within 150
 run "$D/r2"; sender "$D/r2" a 1000 1 0 5000000		# 5 ms behind, gap 1 ms
 run "$D/r3" 100 3					# the socket dropped 3
 run "$D/r4" 100 0 500					# b starts 0.5 s late
 run "$D/r5"; sender "$D/r5" a 1000 1 0 0 30		# 30 of 1030 skipped
-run "$D/r6" 200						# a: 200 us
+run "$D/r6" 200; sender "$D/r6" a 1000 1 0 0 5		# a: 200 us, 5 skipped
+reserve "$D/r6" 150					# above its bound
 run "$D/r7"; echo "no reservation" >"$D/r7/why"	# gave up
 
-ktap_begin 9
+ktap_begin 11
 out=$("$rtperf" analyze -w 0.1 -S 2 -o "$D/export.csv" -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 \
 	"$D"/r?)
 rc=$?
@@ -114,6 +124,16 @@ check "a CDF per flow, as long as cdf_p, from min to max" '
 check "Jain's index of the class: one flow loses, the other not: 1/2" '
 	.classes[0].jain_loss.mean == 0.5 and .classes[0].flows == 2
 	and .classes[0].offered_bps == 12504000 and .classes[0].reserved_bps == null'
+# valid: r1 and r6, 1000 + 500 sent in each, 5 skipped in r6
+check "departures skipped after stalls counted over the valid runs, not hidden" '
+	.skipped == 5 and .departures == 3005 and .skipped_pct == 0.17 and .stall_max_us == 9000
+	and .flows[0].skipped == 5'
+check "a reserved flow: its largest delay beside its bound, a run above it counted" '
+	(.bounds | length) == 1 and .flows[1].bound == null and .bounds_exceeded == 1
+	and (.bounds[0] | .name == "a" and .delay_bound_us == 150 and .delay_max_us == 200
+	     and .ratio == 1.333 and .runs == 2 and .exceeded_runs == 1 and .kept == false
+	     and .contract.rate_bps == 9000000 and .contract.pacing == "packet")
+	and .flows[0].bound == .bounds[0]'
 ktap_result "the export: every datagram of every run, tagged with the run" \
 	"$([ "$(head -n 1 "$D/export.csv")" = run,rx,flow,seq,sched_ns,tx_ns,rx_ns,size ] &&
 	   [ "$(grep -c '^6,rx,1,' "$D/export.csv")" = 1000 ] &&
