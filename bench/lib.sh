@@ -277,7 +277,8 @@ _bench_clear_cmd="$_bench_detach_cmd; for p in /sys/class/net/br0/brif/*; do tc 
 # bench_config CONFIG "SW..." [DADDR:DPORT:RATE...]: configure the bridge
 # br0 of every switch SW as CONFIG, ports at the link rate BENCH_LINK:
 #   ethereal-paced, ethereal-cyclic   tc-configs/ethereal-switch (ports
-#       named trk* as trunks, rt-limit BENCH_RT_LIMIT, default 60%); the
+#       named trk* as trunks, rt-limit BENCH_RT_LIMIT, default 60%, each
+#       port's delay budget BENCH_DELAY, default auto: a loose bound); the
 #       flows are reserved separately: rtperf_send_rt (through rtcd) or
 #       bench_conn_static. Running rtcds are restarted (rtcd_restart_all).
 #   plain, prio, htb, cbs   tc-configs/peer, the flows DADDR:DPORT:RATE
@@ -291,7 +292,7 @@ bench_config() {
 	# the same handle: clear first.
 	case $cfg in
 	ethereal-paced|ethereal-cyclic)
-		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%}"
+		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%} -d ${BENCH_DELAY:-auto}"
 		cmd+=' $(cd /sys/class/net/br0/brif && for p in trk*; do [ -e "$p" ] && echo "-t $p"; done) br0'
 		;;
 	plain|prio|htb|cbs)
@@ -361,8 +362,10 @@ bench_write() {
 #   pm(F; N)    an estimate over runs ({mean, ci, n}: rtperf analyze) as
 #               "mean ± ci", F applied to both, N decimals:
 #               .throughput_bps | pm(mbit; 3)
-#   runs        a point's runs: "valid/runs", or "invalid: why" when none
-#               was valid (never averaged in: its estimates are empty)
+#   runs        a point's runs: "valid/runs", with the share of departures
+#               its senders skipped after stalls when there were any
+#               ("5/5, 1.2% skipped"), or "invalid: why" when no run was
+#               valid (never averaged in: its estimates are empty)
 bench_table() {
 	local cols
 	echo "| ${2//|/ | } |"
@@ -379,6 +382,7 @@ _bench_jq_defs='def r(n): if . == null then "–" else . * pow(10; n) | round / 
 		elif .ci == null then "\(.mean | f | r(n))"
 		else "\(.mean | f | r(n)) ± \(.ci | f | r(n))" end;
 	def runs: if . == null then "–" elif .valid > 0 then "\(.valid)/\(.runs)"
+			+ (if (.skipped_pct // 0) > 0 then ", \(.skipped_pct)% skipped" else "" end)
 		else "invalid: \([.run[]?.why // empty][0] // "no run" | split("; ")[0])" end;'
 
 
