@@ -886,6 +886,17 @@ static void report(struct run *runs, size_t nruns, const struct opts *o)
 	free(idx);
 }
 
+/* A number of 0 to MAX (seconds, percent) as a value / DIV, else exit 2. */
+static double arg_num(const char *what, const char *s, double max, double div, const char *hint)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (*end || !*s || !(v >= 0) || v > max)
+		errx(2, "bad %s '%s': %s", what, s, hint);
+	return v / div;
+}
+
 int rtperf_analyze_cmd(int argc, char **argv)
 {
 	struct opts o = { .warmup = 0.5, .min_overlap = 0.95, .max_skip = 0.05 };
@@ -899,30 +910,15 @@ int rtperf_analyze_cmd(int argc, char **argv)
 		case 'c':
 			o.check = 1;
 			break;
-		case 'w': {
-			char *end;
-
-			o.warmup = strtod(optarg, &end);
-			if (*end || !*optarg || !(o.warmup >= 0) || o.warmup > 1e6)
-				errx(2, "bad warm-up '%s': seconds, >= 0", optarg);
+		case 'w':
+			o.warmup = arg_num("warm-up", optarg, 1e6, 1, "seconds, >= 0");
 			break;
-		}
-		case 'O': {
-			char *end;
-
-			o.min_overlap = strtod(optarg, &end) / 100;
-			if (*end || !*optarg || !(o.min_overlap >= 0) || o.min_overlap > 1)
-				errx(2, "bad overlap '%s': percent, 0 to 100", optarg);
+		case 'O':
+			o.min_overlap = arg_num("overlap", optarg, 100, 100, "percent, 0 to 100");
 			break;
-		}
-		case 'S': {
-			char *end;
-
-			o.max_skip = strtod(optarg, &end) / 100;
-			if (*end || !*optarg || !(o.max_skip >= 0) || o.max_skip > 1)
-				errx(2, "bad skip '%s': percent, 0 to 100", optarg);
+		case 'S':
+			o.max_skip = arg_num("skip", optarg, 100, 100, "percent, 0 to 100");
 			break;
-		}
 		case 'o':
 			o.export = optarg;
 			break;
