@@ -12,22 +12,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 . "$top/selftests/lib/fake_rtcd.sh"
 
-[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
-if [ -z "${RTPERF_RESERVATION_NS:-}" ]; then
-	unshare -n true 2>/dev/null || ktap_skip_all "cannot create a network namespace"
-	exec unshare -n env RTPERF_RESERVATION_NS=1 "$0" "$@"
-fi
+fake_netns "$0" "$@"
 command -v jq >/dev/null || ktap_skip_all "no jq"
 
 export LD_LIBRARY_PATH=$top/rttr
 rtperf=$top/bench/rtperf/rtperf
 [ -x "$rtperf" ] || ktap_skip_all "rtperf not built (make userspace)"
-dir=$(mktemp -d /tmp/rtperf_reservation.XXXXXX)
-sock=$dir/eth0.sock
-defer rm -rf "$dir"
-defer fake_rtcd_stop
-
-fake_link || ktap_skip_all "cannot make a dummy link"
+fake_env rtperf_reservation
 
 # send [REPLY]: a fresh fake rtcd answering REPLY, then a short reserved
 # rtperf send's JSON in $out
