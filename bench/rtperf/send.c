@@ -56,6 +56,7 @@ struct sender {
 	uint64_t first_sched, last_sched; /* intended times, MONOTONIC */
 	uint64_t late_max, late_over, enobufs;
 	uint64_t skipped, stall_max;	/* --skip: departures missed, longest stall */
+	uint64_t departures;		/* batches of which one datagram or more went */
 	double late_sum;
 	int failed;			/* stopped by an error */
 };
@@ -408,6 +409,20 @@ static uint64_t start_time(struct sender *s)
 	return (uint64_t)((int64_t)at - s->real_off);
 }
 
+/*
+ * A departure's lateness: one sample a batch, the datagrams after its
+ * first going back to back by design; none for one that failed to go.
+ */
+static void late_add(struct sender *s, uint64_t late, double gap)
+{
+	s->departures++;
+	s->late_sum += (double)late;
+	if (late > s->late_max)
+		s->late_max = late;
+	if ((double)late > gap)
+		s->late_over++;
+}
+
 static void run(struct sender *s)
 {
 	/* CBR: the i-th batch leaves at t0 + i x batch x frame bits / rate, exactly */
@@ -424,7 +439,7 @@ static void run(struct sender *s)
 	if (s->seconds)
 		s->end = t0 + (uint64_t)(s->seconds * 1e9);
 	while (!rtperf_stop && (!s->count || s->sent < s->count)) {
-		uint64_t now, since, i;
+		uint64_t now, since, late, i;
 		int ok = 1;
 
 		if (s->end && deadline >= s->end)
@@ -464,13 +479,7 @@ static void run(struct sender *s)
 				continue;	/* the next one is still to come */
 		}
 		since = deadline > s->ready ? deadline : s->ready;
-		if (now > since) {
-			s->late_sum += (double)(now - since);
-			if (now - since > s->late_max)
-				s->late_max = now - since;
-			if ((double)(now - since) > mean_gap)
-				s->late_over++;
-		}
+		late = now > since ? now - since : 0;
 		s->deadline = deadline;
 		s->held = 0;
 		for (i = 0; i < s->batch && ok > 0 && (!s->count || s->sent < s->count); i++) {
@@ -484,6 +493,9 @@ static void run(struct sender *s)
 			}
 			s->last_sched = deadline;
 		}
+		/* one lateness a departure that went, whatever its size */
+		if (i)
+			late_add(s, late, mean_gap);
 		if (ok <= 0) {
 			s->failed = ok < 0;
 			break;
@@ -530,7 +542,7 @@ static void report(const struct sender *s)
 	/* over first to last send: n - 1 gaps carry n - 1 datagrams */
 	double pay = dt > 0 ? (s->sent - 1) * s->size * 8 / dt : 0;
 	double frm = dt > 0 ? (s->sent - 1) * (s->size + RTPERF_OVERHEAD) * 8 / dt : 0;
-	double late_mean = s->sent ? s->late_sum / s->sent : 0;
+	double late_mean = s->departures ? s->late_sum / (double)s->departures : 0;
 	const char *pat = s->pattern == CBR ? "cbr" : "poisson";
 	/* the schedule's gap between batches, mean for Poisson */
 	double gap = (double)(s->size + RTPERF_OVERHEAD) * 8e9 * s->batch / (double)s->rate;
