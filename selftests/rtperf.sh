@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib/topo.sh"
 . "$(dirname "$0")/lib/rt.sh"
 . "$(dirname "$0")/lib/ethereal.sh"
+. "$(dirname "$0")/lib/rtperf_start.sh"
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SOCK=/tmp/rtcd-rtperf.sock
@@ -26,7 +27,7 @@ pair() {
 	on h2 rtperf recv -j -w 2 -t 20 -o "$D/$name.csv" 5000 \
 		>"$D/$name.rx" 2>"$D/$name.rxerr" &
 	pid=$!
-	for i in $(seq 100); do grep -q listening "$D/$name.rxerr" && break; sleep 0.05; done
+	wait_line "$D/$name.rxerr" listening $pid
 	on h1 rtperf send -j "$@" "$(host_ip h2)" 5000 >"$D/$name.tx" 2>"$D/$name.txerr"
 	rc=$?
 	wait $pid
@@ -100,7 +101,7 @@ check poisson "poisson 5 Mbit/s: every datagram arrived, mean rate within 10%" \
 # --- two senders, one receiver ---
 on h2 rtperf recv -j -w 2 -t 20 5001 >"$D/two.rx" 2>"$D/two.rxerr" &
 pid=$!
-for i in $(seq 100); do grep -q listening "$D/two.rxerr" && break; sleep 0.05; done
+wait_line "$D/two.rxerr" listening $pid
 on h1 rtperf send -f 7 -r 1mbit -n 100 "$(host_ip h2)" 5001 >/dev/null &
 on h1 rtperf send -f 8 -r 1mbit -n 50 -s 200 "$(host_ip h2)" 5001 >/dev/null
 wait $pid
@@ -120,39 +121,17 @@ ktap_result "-R: the connection is gone from the switch once the sender exits" \
 	"$([ "$(ctl sw1 -j show br0 | jq -r '.[0].connections')" = 0 ]; echo $?)"
 
 # --- senders started together (--start), one in batches (-k) ---
-: >"$D/go"
-exec {fd}>"$D/go"
-flock -x "$fd"
 on h2 rtperf recv -j -w 2 -t 20 -o "$D/sync.csv" 5002 >"$D/sync.rx" 2>"$D/sync.rxerr" &
 pid=$!
-for i in $(seq 100); do grep -q listening "$D/sync.rxerr" && break; sleep 0.05; done
-on h1 rtperf send -j --skip --start "$D/go" -f 1 -r 1mbit -n 50 "$(host_ip h2)" 5002 \
-	>"$D/s1.tx" 2>"$D/s1.txerr" {fd}>&- &
-s1=$!
-on h1 rtperf send -j --start "$D/go" -f 2 -k 4 -r 1mbit -n 48 -s 200 "$(host_ip h2)" 5002 \
-	>"$D/s2.tx" 2>"$D/s2.txerr" {fd}>&- &
-s2=$!
-for i in $(seq 100); do
-	grep -q ready "$D/s1.txerr" && grep -q ready "$D/s2.txerr" && break
-	sleep 0.05
-done
-at=$(( (${EPOCHREALTIME/./} + 300000) * 1000 ))
-echo "$at" >"$D/go"
-exec {fd}>&-
-wait $s1 $s2 $pid
+wait_line "$D/sync.rxerr" listening $pid
+rtperf_start "$D" "$(host_ip h2)" 5002 50 48 on h1 rtperf
+wait $pid
 ktap_info "sync: $(jq -c '{sent, start_ns, first_ns, skipped, late_ns}' "$D/s1.tx" "$D/s2.tx" | tr '\n' ' ')"
 ktap_result "--start: both senders' schedules start at the time the lock's file gave" \
 	"$(jq -se --argjson at "$at" 'map(.start_ns == $at and .first_ns == $at) | all' \
 		"$D/s1.tx" "$D/s2.tx" >/dev/null; echo $?)"
-# flow 2's datagrams in fours with one intended time, 4 x 242 bytes apart
 ktap_result "-k 4: batches of four back to back, one intended time each, every one arrived" \
-	"$(awk -F, '$1 == 2 { n++; t[$2] = $3 } END {
-		bad = n != 48
-		for (s = 0; s < 48; s++) {
-			if (t[s] != t[s - s % 4]) bad = 1
-			if (s % 4 == 0 && s && t[s] - t[s - 4] != 4 * 242 * 8 * 1000) bad = 1
-		}
-		exit bad }' "$D/sync.csv"; echo $?)"
+	"$(rtperf_batches "$D/sync.csv" 48; echo $?)"
 
 # --- usage errors ---
 rc=0
