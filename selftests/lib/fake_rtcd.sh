@@ -12,8 +12,8 @@
 #                               returns once it listens (FAKE_RTCD: its pid)
 #   fake_rtcd_stop
 #   fake_netns "$0" "$@"        the calling test run again, as root, in a
-#                               network namespace of its own; skipped
-#                               when it cannot be
+#                               network namespace of its own, with jq and
+#                               the tree's librttr; skipped when it cannot be
 #   fake_env NAME               in that namespace: fake_link, a scratch
 #                               directory /tmp/NAME.* in $dir, rtcd's
 #                               socket path in $sock; both go at exit
@@ -49,6 +49,8 @@ fake_rtcd_stop() {
 
 fake_netns() {
 	[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
+	command -v jq >/dev/null || ktap_skip_all "no jq"
+	export LD_LIBRARY_PATH=$_fake_top/rttr
 	[ -z "${FAKE_RTCD_NS:-}" ] || return 0
 	unshare -n true 2>/dev/null || ktap_skip_all "cannot create a network namespace"
 	exec unshare -n env FAKE_RTCD_NS=1 "$@"

@@ -13,9 +13,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/fake_rtcd.sh"
 
 fake_netns "$0" "$@"
-command -v jq >/dev/null || ktap_skip_all "no jq"
 
-export LD_LIBRARY_PATH=$top/rttr
 rtperf=$top/bench/rtperf/rtperf
 [ -x "$rtperf" ] || ktap_skip_all "rtperf not built (make userspace)"
 fake_env rtperf_reservation

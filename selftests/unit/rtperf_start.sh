@@ -14,9 +14,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/rtperf_start.sh"
 
 fake_netns "$0" "$@"
-command -v jq >/dev/null || ktap_skip_all "no jq"
 command -v flock >/dev/null || ktap_skip_all "no flock"
-export LD_LIBRARY_PATH=$top/rttr
 rtperf=$top/bench/rtperf/rtperf
 [ -x "$rtperf" ] || ktap_skip_all "rtperf not built (make userspace)"
 ip link set lo up || ktap_skip_all "no loopback"

@@ -15,9 +15,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/fake_rtcd.sh"
 
 fake_netns "$0" "$@"
-command -v jq >/dev/null || ktap_skip_all "no jq"
 
-export LD_LIBRARY_PATH=$top/rttr
 send=$top/rttr/rttr-send
 fake_env rttr_contract
 
