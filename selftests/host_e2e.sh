@@ -103,8 +103,7 @@ loss_counters() {
 			       with_entries(select(.value > 0))')" ;; esac
 		out+="; "
 	done
-	echo "${out}$1 UdpRcvbufErrors $(on "$1" nstat -asz UdpRcvbufErrors |
-		awk '/UdpRcvbufErrors/ { print $2 }'); softnet $(softnet_drops)"
+	echo "${out}$1 UdpRcvbufErrors $(rcvbuf_errors "$1"); softnet $(softnet_drops)"
 }
 bps() { awk -v r="$1" 'BEGIN { printf "%d", r * (r ~ /mbit/ ? 1e6 : r ~ /kbit/ ? 1e3 : 1) }'; }
 # gone_from_last T0: waits for the connection to go from sw3, the last

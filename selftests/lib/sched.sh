@@ -142,6 +142,8 @@ link_dropped() {
 	ip -n "$(ns_of "$1")" -s -j link show dev "$2" | jq ".[0].stats64.$3.dropped"
 }
 _link_drops() { echo "$(link_dropped "$1" "$2" tx)/$(link_dropped "$1" "$2" rx)"; }
+# rcvbuf_errors NODE: datagrams NODE's UDP sockets dropped, their buffer full
+rcvbuf_errors() { on "$1" nstat -asz UdpRcvbufErrors | awk '/UdpRcvbufErrors/ { print $2 }'; }
 softnet_drops() {
 	local s=0 a b
 	while read -r a b _; do s=$((s + 0x$b)); done </proc/net/softnet_stat
@@ -153,6 +155,6 @@ path_drops() {
 		"$sw:$in $(_link_drops "$sw" "$in"), $sw:$out $(_link_drops "$sw" "$out")," \
 		"$to:eth0 $(_link_drops "$to" eth0);" \
 		"$sw:$out qdisc $(on "$sw" tc -s -j qdisc show dev "$out" | jq '[.[].drops] | add');" \
-		"$to UdpRcvbufErrors $(on "$to" nstat -asz UdpRcvbufErrors | awk '/UdpRcvbufErrors/ { print $2 }');" \
+		"$to UdpRcvbufErrors $(rcvbuf_errors "$to");" \
 		"softnet $(softnet_drops)"
 }
