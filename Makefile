@@ -16,7 +16,9 @@
 #   make demo            the demonstration, in the VM (bench/demo)
 #   make bench           every benchmark scenario (bench/NAME, results in
 #                        bench/results/NAME), then Documentation/performance.md
-#                        (SCENARIOS="fig4 setup" runs some)
+#                        (SCENARIOS="fig4 setup" runs some; QUICK=1 the quick
+#                        forms, under 15 minutes in all, results in
+#                        bench/results/quick, their page beside them)
 #   make lint            checkpatch --strict on the module, and each of its
 #                        headers compiled on its own (against KVER)
 #   make install         programs (rtcd and etherealctl in SBINDIR), librttr,
@@ -74,20 +76,22 @@ check-debug:
 demo: deps
 	@bench/demo
 
-# Scenarios not in the tree yet are skipped; one that fails does not stop
-# the others, but fails the target once the summary is written.
-SCENARIOS ?= fig4 fig5 fig6 fig7 nto1 alloc setup scale isolation table1 pacing_cpu
+# Every scenario in one VM boot (bench/run): those not in the tree are
+# skipped, one that fails does not stop the others but fails the target
+# once the summary is written. Every result is stamped with the tree's
+# commit, taken once before the first.
+SCENARIOS ?= fig4 fig5 fig6 fig7 nto1 alloc isolation throughput burst latency path setup scale \
+	table1 pacing_cpu demo
 
 bench: deps
 	@$(MAKE) -s all
-	@failed=; for s in $(SCENARIOS); do \
-		if [ ! -x bench/$$s ]; then echo "== bench/$$s: not in this tree, skipped"; continue; fi; \
-		echo "== bench/$$s"; t0=$$(date +%s); \
-		bench/$$s || failed="$$failed $$s"; \
-		echo "== bench/$$s: $$(($$(date +%s) - t0)) s"; \
-	done; \
-	SCENARIOS="$(SCENARIOS)" bench/summary; \
-	if [ -n "$$failed" ]; then echo "== failed:$$failed"; exit 1; fi
+	@export BENCH_QUICK=$(if $(filter 1 yes y,$(QUICK)),1,0) \
+		BENCH_COMMIT=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	t0=$$(date +%s); rc=0; \
+	bench/run $(SCENARIOS) || rc=1; \
+	echo "== $$(($$(date +%s) - t0)) s in all"; \
+	SCENARIOS="$(SCENARIOS)" bench/summary || rc=1; \
+	exit $$rc
 
 # CAMELCASE: the kernel's own names (struct Qdisc, Qdisc_ops), as in every
 # net/sched/sch_*.c. compat.h is the one place that compares kernel

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the bench/ scenarios: boot the VM, topologies and configurations,
-# rtperf flows and rtcd, results (NAME.json, NAME.md, NAME.png).
+# rtcd, results (NAME.json, NAME.md, NAME.png); the flows of a measurement
+# point and the methods that make it one are bench/lib-point.sh's.
 #
 # A scenario script calls bench_vm NAME "$@" first: outside the VM it re-runs
 # itself inside (selftests/vm-run) with the results directory writable. Then,
@@ -8,13 +9,16 @@
 #
 #   ethereal_load; topo_create "sw1:h1,h2,h3"; topo_switch_cpu sw1
 #   rtcd_start h1
+#   run() {
+#       lp_recv rx h2 5000
+#       lp_send_rt test "$cfg" h1 "$(host_ip h2)" 5000 -r 4750000 -t 8
+#       lp_send be h3 "$(host_ip h2)" 5000 -f 1 -r 10mbit -t 8
+#       lp_go
+#   }
 #   for cfg in $BENCH_CONFIGS; do
 #       bench_config "$cfg" sw1 "$(host_ip h2):5000:5mbit"
-#       rtperf_recv rx h2 5000
-#       rtperf_send_rt test "$cfg" h1 "$(host_ip h2)" 5000 -r 5mbit -t 8
-#       rtperf_send be h3 "$(host_ip h2)" 5000 -f 1 -r 10mbit -t 8
-#       rtperf_wait
-#       bench_result "$(rtperf_result rx 0 test | jq -c --arg c "$cfg" '{config: $c} + .')"
+#       lp_point "NAME-$cfg" "test:0:rt:4750000:5000000 be:1:be:10000000" run
+#       bench_result "$(jq -c --arg c "$cfg" '{config: $c} + .' <<<"$LP_RESULT")"
 #   done
 #   bench_summary "EtheReal kept the flow within 1%, the plain bridge lost 30%"
 #   bench_write NAME '{"link_bps": 10000000}'
@@ -25,8 +29,13 @@
 # Environment, read by every scenario:
 #   BENCH_CONFIGS   configurations to run (default: all of BENCH_ALL_CONFIGS)
 #   BENCH_LINK      the emulated link rate, as tc writes it (default 10mbit)
+#   BENCH_QUICK     1: the scenario's quick form (make bench QUICK=1): fewer
+#                   runs, shorter, fewer points, the same code; results in
+#                   bench/results/quick/NAME
+#   and lib-point.sh's (BENCH_RUNS...).
 # Variables named BENCH_* or after the scenario (FIG4_SECS for fig4) are
-# passed into the VM.
+# passed into the VM, with the commit of the tree (BENCH_COMMIT, git
+# describe --always --dirty, taken on the host before the VM starts).
 
 BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_ALL_CONFIGS="ethereal-paced ethereal-cyclic plain prio prio-police htb cbs taprio fq fq_codel pace"
@@ -39,27 +48,22 @@ BENCH_LINK=${BENCH_LINK:-10mbit}
 # status; inside, set BENCH_OUT, PATH and the selftests libraries (ktap,
 # topo, rt, ethereal, sched) up, and BENCH_TMP, a directory removed at exit.
 bench_vm() {
-	local name=$1 var envs=() rc
+	local name=$1 rc
 	shift
 	if [ "${1:-}" != --in-vm ]; then
-		BENCH_OUT=${1:-$BENCH_TOP/bench/results/$name}
+		BENCH_OUT=${1:-$(bench_results_dir)/$name}
 		mkdir -p "$BENCH_OUT" || exit 1
 		BENCH_OUT=$(cd "$BENCH_OUT" && pwd)
 		echo "$name: results go to $BENCH_OUT" >&2
-		# vng does not pass the environment: name what the scenario reads
-		for var in $(compgen -e); do
-			case $var in BENCH_*|"${name^^}"_*) envs+=("$var=${!var}") ;; esac
-		done
-		rm -f "$BENCH_OUT"/.plot-*
-		"$BENCH_TOP/selftests/vm-run" --rwdir "$BENCH_OUT" -- \
-			env "${envs[@]}" BENCH_HOST="$(_bench_host)" BENCH_T0="$(date +%s)" \
-			"$BENCH_TOP/bench/$name" --in-vm "$BENCH_OUT"
+		bench_fresh "$BENCH_OUT"
+		bench_boot "$BENCH_OUT" "$name" "$BENCH_TOP/bench/$name" --in-vm "$BENCH_OUT"
 		rc=$?
 		_bench_plots "$BENCH_OUT"
 		exit $rc
 	fi
 	BENCH_NAME=$name
 	BENCH_OUT=$2
+	BENCH_T0=${BENCH_T0:-$EPOCHSECONDS}
 	export PATH="$BENCH_TOP/ctl:$BENCH_TOP/selftests/tools:$BENCH_TOP/bench/rtperf:$BENCH_TOP/rtcd:$BENCH_TOP/rttr:$PATH"
 	export LD_LIBRARY_PATH="$BENCH_TOP/rttr${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export TC_LIB_DIR="$BENCH_TOP/ctl"
@@ -69,6 +73,7 @@ bench_vm() {
 	. "$BENCH_TOP/selftests/lib/rt.sh"
 	. "$BENCH_TOP/selftests/lib/ethereal.sh"
 	. "$BENCH_TOP/selftests/lib/sched.sh"
+	. "$BENCH_TOP/bench/lib-point.sh"
 	# switch ports with a TX queue per traffic class, for taprio (with a
 	# root qdisc, as every other configuration has, one queue or four
 	# make no difference)
@@ -78,6 +83,45 @@ bench_vm() {
 	BENCH_RESULTS=()
 	BENCH_SUMMARY=
 }
+
+# bench_results_dir: where scenarios write (bench/results, or
+# bench/results/quick for the quick forms), bench/summary reads
+bench_results_dir() {
+	if [ "${BENCH_QUICK:-0}" = 1 ]; then echo "$BENCH_TOP/bench/results/quick"
+	else echo "$BENCH_TOP/bench/results"; fi
+}
+
+# bench_commit: the tree's commit, "-dirty" when it has changes (git
+# describe --always --dirty), "unknown" outside a git tree
+bench_commit() {
+	git -C "$BENCH_TOP" describe --always --dirty 2>/dev/null || echo unknown
+}
+
+# bench_quick QUICK FULL: QUICK under BENCH_QUICK=1, else FULL (a
+# scenario's default of a variable)
+bench_quick() { if [ "${BENCH_QUICK:-0}" = 1 ]; then echo "$1"; else echo "$2"; fi; }
+
+# bench_boot RWDIR NAMES CMD...: on the host, boot the VM with RWDIR
+# writable and run CMD in it, with the environment the scenarios NAMES
+# read (vng does not pass it on: BENCH_* and NAME_*) and the commit of the
+# tree, taken now (BENCH_COMMIT: before the build vm-run does and the VM;
+# in the guest the tree is read-only and git slow)
+bench_boot() {
+	local rw=$1 names=$2 var n envs=()
+	shift 2
+	export BENCH_COMMIT=${BENCH_COMMIT:-$(bench_commit)}
+	for var in $(compgen -e); do
+		case $var in BENCH_*) envs+=("$var=${!var}"); continue ;; esac
+		for n in $names; do
+			[[ $var == "${n^^}"_* ]] && { envs+=("$var=${!var}"); break; }
+		done
+	done
+	"$BENCH_TOP/selftests/vm-run" --rwdir "$rw" -- env "${envs[@]}" BENCH_HOST="$(_bench_host)" "$@"
+}
+
+# bench_fresh OUTDIR: what a run of the scenario replaces goes: no stale
+# plot or data beside the new results
+bench_fresh() { rm -rf "$1"/.plot-* "$1/data"; }
 
 # _bench_plots OUTDIR: on the host, the plots bench_plot asked for in the
 # VM (matplotlib is slow to start under TCG); printed where they are
@@ -108,7 +152,7 @@ _bench_host() {
 }
 
 # bench_log MSG...: a progress line on stderr, with the seconds since the
-# scenario started (the VM's boot included)
+# scenario started in the VM
 bench_log() {
 	printf '[%3ds] %s\n' $((EPOCHSECONDS - ${BENCH_T0:-$EPOCHSECONDS})) "$*" >&2
 }
@@ -122,12 +166,14 @@ bench_bps() {
 		printf "%d", n * m[u] }'
 }
 
-# bench_machine: where and when, as JSON: {date, kernel (the guest's),
-# vcpus, host: {cpu, cpus, kernel, accel, hostname}}
+# bench_machine: where, when and what, as JSON: {date, commit (the tree's,
+# BENCH_COMMIT), quick (the quick form), kernel (the guest's), vcpus,
+# host: {cpu, cpus, kernel, accel, hostname}}
 bench_machine() {
 	jq -cn --arg d "$(date -u +%FT%TZ)" --arg k "$(uname -r)" --argjson n "$(nproc --all)" \
-		--argjson h "${BENCH_HOST:-null}" \
-		'{date: $d, kernel: $k, vcpus: $n, host: $h}'
+		--argjson h "${BENCH_HOST:-null}" --arg c "${BENCH_COMMIT:-unknown}" \
+		--argjson q "$([ "${BENCH_QUICK:-0}" = 1 ] && echo true || echo false)" \
+		'{date: $d, commit: $c, quick: $q, kernel: $k, vcpus: $n, host: $h}'
 }
 
 # bench_env_note: the same as one sentence, for the Markdown
@@ -137,7 +183,8 @@ bench_env_note() {
 	cpu=$(jq -r '.cpu // "?"' <<<"${BENCH_HOST:-null}")
 	case $accel in tcg) accel="QEMU TCG (emulated: compare configurations, not absolute numbers)" ;;
 		       kvm) accel="QEMU KVM" ;; esac
-	echo "Linux $(uname -r), $(nproc --all) vCPUs under $accel on $cpu; $(date -u '+%F %H:%M') UTC."
+	echo "Commit ${BENCH_COMMIT:-unknown}$([ "${BENCH_QUICK:-0}" = 1 ] && echo " (quick form)")," \
+	     "Linux $(uname -r), $(nproc --all) vCPUs under $accel on $cpu; $(date -u '+%F %H:%M') UTC."
 }
 
 # bench_mtu MTU NODE...: every interface of each NODE to MTU (9000: jumbo
@@ -235,7 +282,8 @@ _bench_clear_cmd="$_bench_detach_cmd; peer clear br0"
 # bench_config CONFIG "SW..." [DADDR:DPORT:RATE...]: configure the bridge
 # br0 of every switch SW as CONFIG, ports at the link rate BENCH_LINK:
 #   ethereal-paced, ethereal-cyclic   tc-configs/ethereal-switch (ports
-#       named trk* as trunks, rt-limit BENCH_RT_LIMIT, default 60%); the
+#       named trk* as trunks, rt-limit BENCH_RT_LIMIT, default 60%, each
+#       port's delay budget BENCH_DELAY, default auto: a loose bound); the
 #       flows are reserved separately: rtperf_send_rt (through rtcd) or
 #       bench_conn_static. Running rtcds are restarted (rtcd_restart_all).
 #   plain, prio, prio-police, htb, cbs, taprio, fq, fq_codel, pace
@@ -251,7 +299,7 @@ bench_config() {
 	# the same handle: clear first.
 	case $cfg in
 	ethereal-paced|ethereal-cyclic)
-		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%}"
+		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%} -d ${BENCH_DELAY:-auto}"
 		cmd+=' $(cd /sys/class/net/br0/brif && for p in trk*; do [ -e "$p" ] && echo "-t $p"; done) br0'
 		;;
 	plain|prio|prio-police|htb|cbs|taprio|fq|fq_codel|pace)
@@ -311,134 +359,6 @@ bench_conn_static() {
 	proxy_ip "$id"
 }
 
-# --- rtperf flows ---
-
-declare -A _rtperf_pid
-_rtperf_senders=()
-_bench_prefix=()
-_rtperf_receivers=()
-
-# rtperf_recv NAME HOST PORT [RECV_OPTIONS...]: an rtperf receiver on HOST,
-# its JSON report to $BENCH_TMP/NAME.rx (rtperf_result); waits until it listens.
-# It stops 1 s (BENCH_IDLE) after the last datagram, or is stopped by
-# rtperf_wait, which then collects its report. rtperf_recv_start: the same
-# without waiting (rtperf_listening waits for all at once).
-rtperf_recv_start() {
-	local name=$1 h=$2 port=$3 f=$BENCH_TMP/$1
-	shift 3
-	rm -f "$f.rx" "$f.rxerr"
-	# not through on(): a function in the background is a subshell, and
-	# $! would not be rtperf's pid (ip netns exec execs it)
-	ip netns exec "$(ns_of "$h")" rtperf recv -j -w "${BENCH_IDLE:-1}" "$@" "$port" \
-		>"$f.rx" 2>"$f.rxerr" &
-	_rtperf_pid[$name.rx]=$!
-	_rtperf_receivers+=("$name")
-}
-rtperf_listening() {
-	local n
-	for n in "$@"; do
-		_bench_wait_for "$BENCH_TMP/$n.rxerr" listening 10 ||
-			{ echo "rtperf_recv: $n:"; cat "$BENCH_TMP/$n.rxerr"; } >&2
-	done
-}
-rtperf_recv() {
-	rtperf_recv_start "$@"
-	rtperf_listening "$1"
-}
-
-# rtperf_send NAME HOST DADDR DPORT [SEND_OPTIONS...]: an rtperf sender on
-# HOST in the background (-r RATE -s SIZE -t SECONDS -p cbr|poisson -f FLOW
-# ...: see rtperf(1)), its JSON report to $BENCH_TMP/NAME.tx (rtperf_result)
-rtperf_send() {
-	local name=$1 h=$2 daddr=$3 dport=$4 f=$BENCH_TMP/$1
-	shift 4
-	rm -f "$f.tx" "$f.txerr"
-	ip netns exec "$(ns_of "$h")" "${_bench_prefix[@]}" rtperf send -j "$@" "$daddr" "$dport" \
-		>"$f.tx" 2>"$f.txerr" &
-	_rtperf_pid[$name.tx]=$!
-	_rtperf_senders+=("$name")
-}
-
-# rtperf_send_rt NAME CONFIG HOST DADDR DPORT [SEND_OPTIONS...]: the same
-# for a flow that deserves its rate: under EtheReal, reserved through HOST's
-# rtcd (rtperf -R: librttr shapes it to the reservation, -r RATE unless -B
-# says otherwise); under the peers, the plain flow their classifiers pick,
-# paced by its host under pace (rtperf --pace: twice its rate at most).
-# Either way at nice BENCH_RT_NICE (-10): on a real network the competing
-# senders are other machines, here they share the reserved one's CPU.
-rtperf_send_rt() {
-	local name=$1 cfg=$2 h=$3 rt=()
-	shift 3
-	bench_is_ethereal "$cfg" && rt=(-R -S "$(rtcd_sock "$h")")
-	[ "$cfg" != pace ] || rt=(--pace)
-	_bench_prefix=(nice -n "${BENCH_RT_NICE:--10}")
-	rtperf_send "$name" "$h" "$1" "$2" "${rt[@]}" "${@:3}"
-	_bench_prefix=()
-}
-
-# rtperf_wait: waits for every sender, then rtperf_reap; says on stderr what
-# failed
-rtperf_wait() {
-	local n rc=0
-	for n in "${_rtperf_senders[@]}"; do
-		wait "${_rtperf_pid[$n.tx]}" || {
-			rc=1
-			echo "rtperf_wait: sender $n failed: $(head -n 3 "$BENCH_TMP/$n.txerr")" >&2
-		}
-	done
-	_rtperf_senders=()
-	rtperf_reap || rc=1
-	return $rc
-}
-
-# rtperf_reap [SECONDS]: every receiver gets SECONDS (BENCH_IDLE + 3) to end
-# on its own, then SIGTERM (a receiver that got nothing reports too)
-rtperf_reap() {
-	local n pid i rc=0
-	for n in "${_rtperf_receivers[@]}"; do
-		pid=${_rtperf_pid[$n.rx]}
-		for ((i = 0; i < ${1:-$((${BENCH_IDLE:-1} + 3))} * 20; i++)); do
-			_bench_alive "$pid" || break
-			sleep 0.05
-		done
-		kill "$pid" 2>/dev/null
-		wait "$pid"
-		[ -s "$BENCH_TMP/$n.rx" ] || { rc=1; echo "rtperf_wait: receiver $n reported nothing" >&2; }
-	done
-	_rtperf_receivers=()
-	return $rc
-}
-
-# rtperf_result RX FLOW TX...: what every scenario reports of a flow, from
-# receiver RX's flow FLOW and its senders TX... (several when they share a
-# flow id), as one JSON object: sent, received, lost, loss_pct (sent but
-# not received), throughput_bps (whole frames, first to last arrival),
-# offered_bps, delay p50/p99/max, jitter (sd of the delay) and IPDV mean,
-# in us, and the 80 ms window's min and max (bit/s); null where nothing
-# arrived.
-rtperf_result() {
-	local rx=$BENCH_TMP/$1.rx flow=$2 n txs=()
-	for n in "${@:3}"; do [ -s "$BENCH_TMP/$n.tx" ] && txs+=("$BENCH_TMP/$n.tx"); done
-	[ -s "$rx" ] || rx=/dev/null
-	# one jq: each costs a second under TCG
-	jq -cn --argjson f "$flow" --slurpfile rxs "$rx" '
-		def us: if . == null then null else . / 1000 | . * 10 | round / 10 end;
-		def bps: if . == null then null else round end;
-		([$rxs[0].flows[]? | select(.flow == $f)][0]) as $rx
-		| [inputs] as $tx
-		| ($tx | map(.sent // 0) | add // 0) as $sent
-		| ($rx.unique // 0) as $got
-		| {sent: $sent, received: $got, lost: ($sent - $got),
-		   loss_pct: (if $sent > 0 then (($sent - $got) * 100 / $sent) * 100 | round / 100 else null end),
-		   offered_bps: ($tx | map(.frame_bps // 0) | add // 0 | round),
-		   throughput_bps: ($rx.frame_bps // 0 | round),
-		   delay_p50_us: ($rx.delay_ns.p50 | us), delay_p99_us: ($rx.delay_ns.p99 | us),
-		   delay_max_us: ($rx.delay_ns.max | us), jitter_us: ($rx.jitter_ns | us),
-		   ipdv_mean_us: ($rx.ipdv_ns.mean | us),
-		   window_min_bps: ($rx.window.min_bps | bps), window_max_bps: ($rx.window.max_bps | bps),
-		   reserved: ($tx | map(.reservation != null) | any)}' "${txs[@]}" 2>/dev/null
-}
-
 # --- results ---
 
 # bench_result JSON: one result (an object, one line) for NAME.json
@@ -463,18 +383,35 @@ bench_write() {
 
 # bench_table NAME HEADERS JQ: a Markdown table from $BENCH_OUT/NAME.json:
 # HEADERS "config|N|throughput (Mbit/s)|...", JQ a filter giving one array
-# per row (the first column left-aligned, the others right). In JQ, mbit
-# and r(N) (round to N decimals) are defined: .throughput_bps | mbit.
+# per row (the first column left-aligned, the others right). In JQ:
+#   r(N)        round to N decimals: .x | r(2)
+#   mbit, ms    bit/s to Mbit/s, us to ms
+#   pm(F; N)    an estimate over runs ({mean, ci, n}: rtperf analyze) as
+#               "mean ± ci", F applied to both, N decimals:
+#               .throughput_bps | pm(mbit; 3)
+#   runs        a point's runs: "valid/runs", with the share of departures
+#               its senders skipped after stalls when there were any
+#               ("5/5, 1.2% skipped"), or "invalid: why" when no run was
+#               valid (never averaged in: its estimates are empty)
 bench_table() {
 	local cols
 	echo "| ${2//|/ | } |"
 	cols=$(awk -F'|' '{ printf "| --- |"; for (i = 2; i <= NF; i++) printf " ---: |"; print "" }' <<<"$2")
 	echo "$cols"
-	jq -r 'def r(n): if . == null then "–" else . * pow(10; n) | round / pow(10; n) end;
-	       def mbit: if . == null then null else . / 1e6 end;
+	jq -r "$_bench_jq_defs"'
 	       '"$3"' | map(if . == null then "–" else tostring end) | "| " + join(" | ") + " |"' \
 		"$BENCH_OUT/$1.json"
 }
+_bench_jq_defs='def r(n): if . == null then "–" else . * pow(10; n) | round / pow(10; n) end;
+	def mbit: if . == null then null else . / 1e6 end;
+	def ms: if . == null then null else . / 1000 end;
+	def pm(f; n): if . == null or .mean == null then "–"
+		elif .ci == null then "\(.mean | f | r(n))"
+		else "\(.mean | f | r(n)) ± \(.ci | f | r(n))" end;
+	def runs: if . == null then "–" elif .valid > 0 then "\(.valid)/\(.runs)"
+			+ (if (.skipped_pct // 0) > 0 then ", \(.skipped_pct)% skipped" else "" end)
+		else "invalid: \([.run[]?.why // empty][0] // "no run" | split("; ")[0])" end;'
+
 
 # bench_md NAME TITLE: $BENCH_OUT/NAME.md from stdin (the table and a
 # paragraph on the setup and its scaling), under "## TITLE", with the

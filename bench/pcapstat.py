@@ -12,9 +12,9 @@
   pcapstat.py around FILE WINDOW STEP CSV SIDE
                                  the same around another flow's lifetime,
                                  its first to last arrival in rtperf's CSV
-                                 (recv -o): the rates in the SIDE ns before
-                                 it, during it and in the SIDE ns after it,
-                                 and first_ns and last_ns
+                                 (recv -o, its rx_ns column): the rates in
+                                 the SIDE ns before it, during it and in the
+                                 SIDE ns after it, and first_ns and last_ns
 
 Rates count whole frames as captured (pcap's original length: Ethernet
 header and IP packet), as tc and rtperf do. Standard library only: it runs
@@ -102,7 +102,9 @@ def window(path, win, step, cuts):
 
 def around(path, win, step, csv, side):
     with open(csv) as f:
-        rx = [int(line.split(",")[3]) for line in list(f)[1:] if line.strip()]
+        lines = list(f)
+    col = lines[0].strip().split(",").index("rx_ns") if lines else 0
+    rx = [int(line.split(",")[col]) for line in lines[1:] if line.strip()]
     if not rx:
         raise SystemExit(f"{csv}: no datagram")
     first, last = min(rx), max(rx)

@@ -29,9 +29,11 @@ SW="sw1 sw2 sw3"
 
 conns() { json_first "$(ctl "$1" -j show br0)" connections; }
 all_conns() { local s; for s in $SW; do [ "$(conns $s)" = "$1" ] || return 1; done; }
-wait_conns() { # N SECONDS
+# wait_conns N SECONDS: every switch holds N connections, within SECONDS
+# (times ETHEREAL_SLOW: a debug kernel observes everything later)
+wait_conns() {
 	local i
-	for i in $(seq $(($2 * 20))); do
+	for i in $(seq $(($(slow $2) * 20))); do
 		all_conns "$1" && return 0
 		sleep 0.05
 	done
@@ -47,8 +49,10 @@ rtcd_start() {
 # app_open DADDR: an application holding a 1 Mbit/s connection; APP is its pid
 app_open() {
 	on h1 rtcd -i eth0 -S $SOCK open "$1" 5000 1mbit >/dev/null 2>&1 &
-	sleep 0.5
-	APP=$(pgrep -n -f "^rtcd -i eth0 -S $SOCK open")
+	for i in $(seq 50); do
+		APP=$(pgrep -n -f "^rtcd -i eth0 -S $SOCK open") && break
+		sleep 0.1
+	done
 }
 # flow DST_HOST RATE SIZE SECONDS: rttr-send from h1, datagrams of SIZE,
 # rttr-recv on DST; prints the receiver's JSON, then the sender's
@@ -58,7 +62,7 @@ flow() {
 	# waiting for its first datagram, and the test hung
 	on "$1" rttr-recv -j -w 2 -t $(($4 + $(slow 30))) 5000 >"$out" 2>"$out.err" &
 	local rpid=$!
-	for i in $(seq 100); do grep -q listening "$out.err" && break; sleep 0.05; done
+	wait_line "$out.err" listening $rpid
 	on h1 taskset -c 0 rttr-send -S $SOCK -j -m $(($3 + 42)) "$(host_ip "$1")" 5000 "$2" \
 		-s "$3" -t "$4" >"$out.tx" 2>/dev/null
 	wait $rpid
@@ -76,10 +80,30 @@ flow_check() {
 	tx=$(tail -n 1 <<<"$res")
 	ktap_info "$1: received $(jq -c '{count,frame_bps}' <<<"$rx" 2>/dev/null)," \
 		"sent $(jq -c '{sent,frame_bps}' <<<"$tx" 2>/dev/null)"
-	ktap_result "$1: received whole on a plain socket, within 1% of the reservation" \
-		"$(jq -e --argjson tx "${tx:-null}" --argjson want "$(bps "$3")" \
-			'.count == $tx.sent and .frame_bps >= $want * 0.99 and
-			 .frame_bps <= $want * 1.01' <<<"$rx" >/dev/null; echo $?)"
+	local ok
+	ok=$(jq -e --argjson tx "${tx:-null}" --argjson want "$(bps "$3")" \
+		'.count == $tx.sent and .frame_bps >= $want * 0.99 and
+		 .frame_bps <= $want * 1.01' <<<"$rx" >/dev/null; echo $?)
+	[ "$ok" = 0 ] || ktap_info "$1: $(loss_counters "$2")"
+	ktap_result "$1: received whole on a plain socket, within 1% of the reservation" "$ok"
+}
+# loss_counters DST: where frames of a flow h1 -> DST can have gone, each
+# node's count since it was made: its devices' drops (tx/rx), its qdiscs'
+# drops, the switches' real-time drops (etherealctl's drop_* of every
+# port), DST's UDP receive-buffer errors, and the CPUs' backlog drops.
+loss_counters() {
+	local n out=""
+	for n in h1 $SW "$1"; do
+		out+="$n: dev $(ip -n "$(ns_of $n)" -s -j link show |
+			jq -r '"\([.[].stats64.tx.dropped] | add)/\([.[].stats64.rx.dropped] | add)"')"
+		out+=" qdisc $(on $n tc -s -j qdisc show | jq '[.[].drops // 0] | add')"
+		case $n in sw*) out+=" rt $(ctl $n -j -s port show br0 |
+			jq -c '[.[].stats // {} | to_entries[] | select(.key | startswith("drop_"))] |
+			       group_by(.key) | map({(.[0].key): (map(.value) | add)}) | add // {} |
+			       with_entries(select(.value > 0))')" ;; esac
+		out+="; "
+	done
+	echo "${out}$1 UdpRcvbufErrors $(rcvbuf_errors "$1"); softnet $(softnet_drops)"
 }
 bps() { awk -v r="$1" 'BEGIN { printf "%d", r * (r ~ /mbit/ ? 1e6 : r ~ /kbit/ ? 1e3 : 1) }'; }
 # gone_from_last T0: waits for the connection to go from sw3, the last
@@ -144,11 +168,12 @@ ktap_result "application killed: its connection gone from every switch within 1 
 
 # --- rtcd restarted (SIGTERM, as systemctl restart) under a live stream ---
 res=$(mktemp)
-flow h3 5mbit 1472 8 >"$res" &
+# long enough on a slow kernel for the new rtcd to be up before it ends
+flow h3 5mbit 1472 "$(slow 8)" >"$res" &
 fpid=$!
 # the stream running (a slow kernel takes seconds to start it): restarted
 # before its setup, rtcd would not restart under a live stream
-wait_conns 1 "$(slow 5)"
+wait_conns 1 5
 sleep 1
 kill -TERM $RTCD
 for i in $(seq 50); do kill -0 $RTCD 2>/dev/null || break; sleep 0.1; done
@@ -159,9 +184,14 @@ tx=$(tail -n 1 "$res")
 rm -f "$res"
 ktap_info "restart: received $(jq -c '{count,frame_bps}' <<<"$rx" 2>/dev/null)," \
 	"sent $(jq -c '{sent,frame_bps}' <<<"$tx" 2>/dev/null)"
-ktap_result "rtcd restarted mid-stream: the application's connection is taken back, nothing lost" \
-	"$(jq -e --argjson tx "${tx:-null}" '$tx.sent > 0 and .count == $tx.sent' <<<"$rx" >/dev/null &&
-	   grep -q "claimed by pid" /tmp/rtcd-h1.log; echo $?)"
+ok=$(jq -e --argjson tx "${tx:-null}" '$tx.sent > 0 and .count == $tx.sent' <<<"$rx" >/dev/null &&
+     grep -q "claimed by pid" /tmp/rtcd-h1.log; echo $?)
+# Where lost frames went (once seen on 6.1: 15 of 3284), and h1's ARP
+# queue's discards, should the proxy's neighbour entry have gone a while.
+[ "$ok" = 0 ] || ktap_info "restart: $(loss_counters h3);" \
+	"h1 arp unresolved discards $(on h1 ip -s -j ntable show name arp_cache |
+		jq '[.[].stats.unresolved_discards // 0] | add')"
+ktap_result "rtcd restarted mid-stream: the application's connection is taken back, nothing lost" "$ok"
 ktap_result "and closed through the new rtcd: gone from every switch" \
 	"$(wait_conns 0 2; echo $?)"
 
@@ -194,7 +224,7 @@ ctl sw1 set br0 lifetime 3s
 sleep 0.5
 on h1 nft delete table inet e2e_deaf
 ok=1
-for i in $(seq 150); do
+for i in $(seq "$(slow 150)"); do
 	grep -q "$id: up again" /tmp/rtcd-h1.log && all_conns 1 && { ok=0; break; }
 	sleep 0.1
 done

@@ -11,6 +11,7 @@
 . "$(dirname "$0")/lib/topo.sh"
 . "$(dirname "$0")/lib/rt.sh"
 . "$(dirname "$0")/lib/ethereal.sh"
+. "$(dirname "$0")/lib/rtperf_start.sh"
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SOCK=/tmp/rtcd-rtperf.sock
@@ -26,7 +27,7 @@ pair() {
 	on h2 rtperf recv -j -w 2 -t 20 -o "$D/$name.csv" 5000 \
 		>"$D/$name.rx" 2>"$D/$name.rxerr" &
 	pid=$!
-	for i in $(seq 100); do grep -q listening "$D/$name.rxerr" && break; sleep 0.05; done
+	wait_line "$D/$name.rxerr" listening $pid
 	on h1 rtperf send -j "$@" "$(host_ip h2)" 5000 >"$D/$name.tx" 2>"$D/$name.txerr"
 	rc=$?
 	wait $pid
@@ -36,8 +37,9 @@ pair() {
 	[ $rc = 0 ] || sed 's/^/# /' "$D/$name.txerr"
 	# Where order was lost: each late datagram, with its send and receive
 	# times (ns) beside those of the newest one before it.
-	awk -F, 'NR > 1 && $2 < max { printf "%s: seq %d (sent %d, received %d) after seq %d (sent %d, received %d)\n", n, $2, $3, $4, max, mtx, mrx }
-		NR > 1 && $2 > max { max = $2; mtx = $3; mrx = $4 }' n="$name" max=-1 "$D/$name.csv" 2>/dev/null |
+	# (columns: flow, seq, sched_ns, tx_ns, rx_ns, size)
+	awk -F, 'NR > 1 && $2 < max { printf "%s: seq %d (sent %d, received %d) after seq %d (sent %d, received %d)\n", n, $2, $4, $5, max, mtx, mrx }
+		NR > 1 && $2 > max { max = $2; mtx = $4; mrx = $5 }' n="$name" max=-1 "$D/$name.csv" 2>/dev/null |
 		head -n 5 | while read -r l; do ktap_info "$l"; done
 	return $rc
 }
@@ -52,7 +54,7 @@ check() {
 WHOLE='.received == $tx.sent and .lost == 0 and .duplicates == 0 and .reordered == 0'
 within() { echo "(. >= $1 * (1 - $2 / 100) and . <= $1 * (1 + $2 / 100))"; }
 
-ktap_begin 10
+ktap_begin 12
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 # As on a real network, one flow's frames reach the switch in order: the
@@ -79,10 +81,11 @@ check cbr "cbr 5 Mbit/s: every datagram arrived, none lost, duplicated or reorde
 	"$WHOLE and .received > 1000"
 check cbr "cbr 5 Mbit/s: frame rate and 80 ms window mean within 3%" \
 	"(.frame_bps | $(within 5000000 3)) and (.window.mean_bps | $(within 5000000 3))"
-check cbr "cbr: delays sane: 0 < min <= p50 <= p99 <= p99.9 <= max < 1 s" \
+check cbr "cbr: delays sane: 0 < min <= p50 <= p99 <= p99.9 <= max < 1 s, from intended no less" \
 	'.delay_ns as $d | $d.min > 0 and $d.min <= $d.p50 and $d.p50 <= $d.p99 and
 	 $d.p99 <= $d.p999 and $d.p999 <= $d.max and $d.max < 1e9 and
-	 .jitter_ns >= 0 and .ipdv_ns.n == .received - 1 and .ipdv_ns.max <= $d.max - $d.min'
+	 .jitter_ns >= 0 and .ipdv_ns.n == .received - 1 and .ipdv_ns.max <= $d.max - $d.min and
+	 .delay_app_ns.min >= $d.min and .delay_app_ns.max >= $d.max'
 check cbr "cbr: inter-arrival mean is the period (2.42 ms) within 3%, histogram complete" \
 	"(.iat_ns.mean | $(within 2422400 3)) and
 	 ([.iat_ns.histogram[][1]] | add) == .received - 1"
@@ -98,7 +101,7 @@ check poisson "poisson 5 Mbit/s: every datagram arrived, mean rate within 10%" \
 # --- two senders, one receiver ---
 on h2 rtperf recv -j -w 2 -t 20 5001 >"$D/two.rx" 2>"$D/two.rxerr" &
 pid=$!
-for i in $(seq 100); do grep -q listening "$D/two.rxerr" && break; sleep 0.05; done
+wait_line "$D/two.rxerr" listening $pid
 on h1 rtperf send -f 7 -r 1mbit -n 100 "$(host_ip h2)" 5001 >/dev/null &
 on h1 rtperf send -f 8 -r 1mbit -n 50 -s 200 "$(host_ip h2)" 5001 >/dev/null
 wait $pid
@@ -116,6 +119,19 @@ for i in $(seq 40); do
 done
 ktap_result "-R: the connection is gone from the switch once the sender exits" \
 	"$([ "$(ctl sw1 -j show br0 | jq -r '.[0].connections')" = 0 ]; echo $?)"
+
+# --- senders started together (--start), one in batches (-k) ---
+on h2 rtperf recv -j -w 2 -t 20 -o "$D/sync.csv" 5002 >"$D/sync.rx" 2>"$D/sync.rxerr" &
+pid=$!
+wait_line "$D/sync.rxerr" listening $pid
+rtperf_start "$D" "$(host_ip h2)" 5002 50 48 on h1 rtperf
+wait $pid
+ktap_info "sync: $(jq -c '{sent, start_ns, first_ns, skipped, late_ns}' "$D/s1.tx" "$D/s2.tx" | tr '\n' ' ')"
+ktap_result "--start: both senders' schedules start at the time the lock's file gave" \
+	"$(jq -se --argjson at "$at" 'map(.start_ns == $at and .first_ns == $at) | all' \
+		"$D/s1.tx" "$D/s2.tx" >/dev/null; echo $?)"
+ktap_result "-k 4: batches of four back to back, one intended time each, every one arrived" \
+	"$(rtperf_batches "$D/sync.csv" 48; echo $?)"
 
 # --- usage errors ---
 rc=0

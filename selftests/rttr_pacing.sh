@@ -43,7 +43,7 @@ run() {
 	d0=$(class_stat sw1 "$(port_of sw1 h2)" dropped)
 	on h2 rttr-recv -j -w 2 -t $((SECS + $(slow 30))) 5000 >"$out" 2>"$out.err" &
 	local rpid=$!
-	for i in $(seq 100); do grep -q listening "$out.err" && break; sleep 0.05; done
+	wait_line "$out.err" listening $rpid
 	on h1 rttr-send -S $SOCK -j -m "$max_pkt" "$@" "$(host_ip h2)" 5000 5mbit \
 		-s "$size" -t $SECS >"$out.tx" 2>"$out.txerr"
 	wait $rpid

@@ -463,7 +463,7 @@ tx.sendto(b"\x01\x02\x00\x0c" + ident, ("198.18.0.1", 4242))
 print("accepted after %.2f s" % (time.monotonic() - t0), flush=True)
 EOF_PY
 pp=$!
-for i in $(seq 50); do grep -q listening "$TMPD/proceed" && break; sleep 0.1; done
+wait_line "$TMPD/proceed" listening $pp
 res=$(sig h1 -t 6000 setup 03:41 "$(host_ip h3)" 5000 1mbit 6056 1514)
 wait $pp
 ktap_info "$res; h3: $(tr '\n' ' ' <"$TMPD/proceed"); unexpected sw1 $un1 -> $(sigstat sw1 drop_unexpected), sw2 $un2 -> $(sigstat sw2 drop_unexpected); sw2: $(ctl sw2 -j -s show br0 | jq -c '.[0].signaling | with_entries(select(.key | startswith("drop")))')"
@@ -554,7 +554,7 @@ ktap_result "both ends keyed alike: each end's challenge answered (key verified)
 on sw1 timeout 10 tcpdump -i trk2 -Q out -c 1 -w "$TMPD/setup.pcap" 'udp port 4242 and udp[9] = 1' \
 	>/dev/null 2>"$TMPD/tcpdump.err" &
 tp=$!
-for i in $(seq 50); do grep -q listening "$TMPD/tcpdump.err" && break; sleep 0.1; done
+wait_line "$TMPD/tcpdump.err" listening $tp
 res=$(sig h1 setup 03:34 "$(host_ip h4)" 5000 1mbit 6056 1514)
 wait $tp
 sig h1 teardown 03:34 >/dev/null

@@ -141,7 +141,10 @@ static int record(struct recv_report *rep, const struct rtperf_hdr *h,
 		f->cap = cap;
 	}
 	f->rec[f->n++] = (struct rtperf_rec){ .seq = h->seq, .tx_ns = (int64_t)h->tx_ns,
+					      .sched_ns = (int64_t)h->sched_ns,
 					      .rx_ns = rx, .size = size };
+	if (h->version < 2)
+		f->one_stamp = 1;
 	return 0;
 }
 
@@ -203,13 +206,13 @@ static int drain(struct receiver *rc, uint64_t *last)
 				rc->rep.socket_drops = drops;
 			}
 		}
-		if (rtperf_hdr_get(buf, (size_t)n, &h)) {
-			rc->rep.invalid++;
-			continue;
-		}
 		if (!rx) {
 			rc->rep.untimestamped++;
 			rx = (int64_t)realtime_ns();
+		}
+		if (rtperf_hdr_get(buf, (size_t)n, (uint64_t)rx, &h)) {
+			rc->rep.invalid++;
+			continue;
 		}
 		if (record(&rc->rep, &h, from.sin_addr, rx, (uint32_t)n)) {
 			warnx("out of memory after %llu datagrams: stopping",
@@ -246,15 +249,15 @@ static void write_csv(struct receiver *rc)
 {
 	size_t i, k;
 
-	fprintf(rc->csv, "flow,seq,tx_ns,rx_ns,size\n");
+	fprintf(rc->csv, "%s\n", RTPERF_CSV_HEADER);
 	for (i = 0; i < rc->rep.nflows; i++) {
 		const struct flow *f = &rc->rep.flows[i];
 
 		for (k = 0; k < f->n; k++)
-			fprintf(rc->csv, "%u,%llu,%lld,%lld,%u\n", f->id,
+			fprintf(rc->csv, "%u,%llu,%lld,%lld,%lld,%u\n", f->id,
 				(unsigned long long)f->rec[k].seq,
-				(long long)f->rec[k].tx_ns, (long long)f->rec[k].rx_ns,
-				f->rec[k].size);
+				(long long)f->rec[k].sched_ns, (long long)f->rec[k].tx_ns,
+				(long long)f->rec[k].rx_ns, f->rec[k].size);
 	}
 	if (fclose(rc->csv))
 		err(1, "%s", rc->csv_path);

@@ -56,6 +56,9 @@ static json_t *json_flow(const struct flow *f, const struct recv_report *rep)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "delay_ns", json_dist(&s->delay));
+	/* from the intended send time; version 1 datagrams have none */
+	json_object_set_new(o, "delay_app_ns", f->one_stamp ? json_null() :
+			    json_dist(&s->delay_app));
 	json_object_set_new(o, "jitter_ns", s->delay.n ? json_real(s->delay.sd) : json_null());
 	json_object_set_new(o, "ipdv_ns", json_dist(&s->ipdv));
 
@@ -157,6 +160,8 @@ static void table_flow(const struct flow *f, const struct recv_report *rep)
 	printf("  %-15s payload %s/s  frames %s/s  over %.3f s\n", "throughput", a, b,
 	       s->seconds);
 	print_dist("one-way delay", &s->delay, 1);
+	if (!f->one_stamp)
+		print_dist("from intended", &s->delay_app, 1);
 	format_ns(s->delay.sd, a, sizeof(a));
 	printf("  %-15s %s (sd of delay)\n", "jitter", s->delay.n ? a : "-");
 	print_dist("|ipdv|", &s->ipdv, 0);

@@ -4,6 +4,8 @@
  *
  *   rtperf send [options] DADDR DPORT      (send.c)
  *   rtperf recv [options] PORT             (recv.c, report.c)
+ *   rtperf analyze [options] RUNDIR...     (analyze.c: bench/'s methods)
+ *   rtperf estimate LIST...                (analyze.c)
  *
  * The sender stamps each datagram with a sequence number and its send
  * time; the receiver takes the kernel's receive timestamp and computes
@@ -91,18 +93,23 @@ static void usage(FILE *f, int status)
 {
 	fprintf(f,
 		"usage: rtperf send [-r RATE] [-s SIZE] [-t SECONDS] [-n COUNT] [-p cbr|poisson]\n"
-		"                   [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [-j]\n"
+		"                   [-k BATCH] [-e SEED] [-f FLOW] [-P PRIO] [-Q TOS] [-j]\n"
+		"                   [--start FILE] [--skip]\n"
 		"                   [-R [-B RATE] [-b BURST] [-m MAX_PKT] [--pacing packet|tick]\n"
 		"                       [--period PERIOD] [-i IF] [-S SOCKET]] DADDR DPORT\n"
 		"       rtperf recv [-b ADDR] [-t SECONDS] [-w IDLE] [-n COUNT] [-W WINDOW]\n"
 		"                   [-H BIN] [-T STEP] [-o FILE] [-j] PORT\n"
+		"       rtperf analyze [-c] [-w WARMUP] [-O MIN_OVERLAP] [-S MAX_SKIP] [-o EXPORT.csv]\n"
+		"                   -F NAME:RX:FLOW:CLASS[:OFFERED[:RESERVED[:FLAGS]]]... RUNDIR...\n"
+		"       rtperf estimate LIST...\n"
 		"see rtperf(1)\n");
 	exit(status);
 }
 
 int main(int argc, char **argv)
 {
-	static char send_name[] = "rtperf send", recv_name[] = "rtperf recv";
+	static char send_name[] = "rtperf send", recv_name[] = "rtperf recv",
+		    analyze_name[] = "rtperf analyze";
 
 	if (argc < 2)
 		usage(stderr, 2);
@@ -118,6 +125,12 @@ int main(int argc, char **argv)
 		argv[1] = recv_name;
 		return rtperf_recv(argc - 1, argv + 1);
 	}
-	warnx("unknown command '%s': send or recv", argv[1]);
+	if (!strcmp(argv[1], "analyze")) {
+		argv[1] = analyze_name;
+		return rtperf_analyze_cmd(argc - 1, argv + 1);
+	}
+	if (!strcmp(argv[1], "estimate"))
+		return rtperf_estimate_cmd(argc - 1, argv + 1);
+	warnx("unknown command '%s': send, recv, analyze or estimate", argv[1]);
 	usage(stderr, 2);
 }

@@ -13,6 +13,9 @@
 /* Bytes a UDP/IPv4 datagram adds to its payload on Ethernet: 8 + 20 + 14. */
 #define RTPERF_OVERHEAD 42
 
+/* rtperf recv -o's columns, one line per datagram (times CLOCK_REALTIME ns) */
+#define RTPERF_CSV_HEADER "flow,seq,sched_ns,tx_ns,rx_ns,size"
+
 extern volatile sig_atomic_t rtperf_stop;
 
 /* SIGINT and SIGTERM set rtperf_stop, and interrupt blocking calls. */
@@ -37,6 +40,8 @@ void format_ns(double ns, char *buf, size_t len);
 
 int rtperf_send(int argc, char **argv);
 int rtperf_recv(int argc, char **argv);
+int rtperf_analyze_cmd(int argc, char **argv);
+int rtperf_estimate_cmd(int argc, char **argv);
 
 /* A flow at the receiver: the datagrams of one flow id. */
 struct flow {
@@ -44,6 +49,7 @@ struct flow {
 	struct in_addr src;		/* of its first datagram */
 	struct rtperf_rec *rec;		/* in arrival order */
 	size_t n, cap;
+	int one_stamp;			/* version 1 datagrams: no intended time */
 	struct rtperf_stats st;
 };
 

@@ -11,6 +11,12 @@
 #   fake_rtcd SOCK OUT [REPLY]  fake_rtcd.py on SOCK, what it prints to OUT;
 #                               returns once it listens (FAKE_RTCD: its pid)
 #   fake_rtcd_stop
+#   fake_netns "$0" "$@"        the calling test run again, as root, in a
+#                               network namespace of its own, with jq and
+#                               the tree's librttr; skipped when it cannot be
+#   fake_env NAME               in that namespace: fake_link, a scratch
+#                               directory /tmp/NAME.* in $dir, rtcd's
+#                               socket path in $sock; both go at exit
 
 _fake_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -39,4 +45,21 @@ fake_rtcd_stop() {
 	kill "$FAKE_RTCD" 2>/dev/null
 	wait "$FAKE_RTCD" 2>/dev/null
 	FAKE_RTCD=
+}
+
+fake_netns() {
+	[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
+	command -v jq >/dev/null || ktap_skip_all "no jq"
+	export LD_LIBRARY_PATH=$_fake_top/rttr
+	[ -z "${FAKE_RTCD_NS:-}" ] || return 0
+	unshare -n true 2>/dev/null || ktap_skip_all "cannot create a network namespace"
+	exec unshare -n env FAKE_RTCD_NS=1 "$@"
+}
+
+fake_env() {
+	dir=$(mktemp -d "/tmp/$1.XXXXXX") || ktap_skip_all "no scratch directory"
+	sock=$dir/eth0.sock
+	defer rm -rf "$dir"
+	defer fake_rtcd_stop
+	fake_link || ktap_skip_all "cannot make a dummy link"
 }

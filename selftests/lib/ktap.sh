@@ -8,8 +8,9 @@
 #   ktap_end                 exit 0 (all passed), 1 (any failed), 4 (all skipped)
 #   ktap_info MSG...         a diagnostic line
 #   defer CMD...             run CMD at exit, last deferred first
-#   wait_line FILE REGEX PID a daemon PID's FILE has a line matching REGEX
-#                            (5 s at most; fails at once if PID exits)
+#   wait_line FILE REGEX PID a process PID's FILE has a line matching REGEX
+#                            (its "ready" or "listening"): slow 10 s at
+#                            most; fails at once if PID exits
 #   ktap_skip_all WHY        skip the whole test (exit 4)
 #   slow N                   N times the kernel's slowness (ETHEREAL_SLOW,
 #                            4 on a debug kernel, from selftests/run): for
@@ -107,7 +108,7 @@ ktap_end() {
 
 wait_line() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq "$(slow 200)"); do
 		grep -qs "$2" "$1" && return 0
 		kill -0 "$3" 2>/dev/null || return 1
 		sleep 0.05

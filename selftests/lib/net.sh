@@ -18,10 +18,7 @@ udp_mesh() {
 		pids+=($!)
 	done
 	for i in "${!outs[@]}"; do
-		for _ in $(seq 200); do
-			grep -q listening "${outs[i]}" && break
-			sleep 0.05
-		done
+		wait_line "${outs[i]}" listening "${pids[i]}"
 	done
 	for h in $hosts; do
 		if [ "$mode" = broadcast ]; then

@@ -48,12 +48,9 @@ udp_flow() {
 	local from=$1 to=$2 dst=$3 count=$4 size=${5:-64} pps=${6:-0}
 	local port=${UDP_PORT:-5000} out pid rc i
 	out=$(mktemp)
-	on "$to" udpprobe recv "$port" "$count" 2000 >"$out" &
+	on "$to" udpprobe recv "$port" "$count" "$(slow 2000)" >"$out" &
 	pid=$!
-	for i in $(seq 200); do
-		grep -q listening "$out" && break
-		sleep 0.05
-	done
+	wait_line "$out" listening $pid
 	on "$from" udpprobe send "$dst" "$port" "$count" "$size" "$pps" >"$out.send"
 	wait $pid
 	rc=$?
@@ -69,13 +66,10 @@ _captures=()
 capture_start() {
 	local f; f=$(mktemp)
 	on "$1" tcpdump -i "$2" -e -n -l $3 >"$f" 2>"$f.err" &
-	_captures+=("$!:$f")
-	defer kill $! 2>/dev/null
-	for i in $(seq 200); do
-		grep -q "listening on" "$f.err" && return 0
-		sleep 0.05
-	done
-	return 1
+	local pid=$!
+	_captures+=("$pid:$f")
+	defer kill $pid 2>/dev/null
+	wait_line "$f.err" "listening on" $pid
 }
 
 # capture_stop N: stop the N-th capture (0-based) and print its frames

@@ -68,12 +68,9 @@ _flow_listen() {
 	# 3 s for the first frame (the senders start after every receiver),
 	# then 1.5 s of silence ends a flow whose tail was dropped: senders
 	# stall for tens of ms at most on a loaded emulated machine.
-	on "$2" udpprobe recv "$4" "$5" 3000 1500 >"$_flow_dir/$name.rx" &
+	on "$2" udpprobe recv "$4" "$5" "$(slow 3000)" "$(slow 1500)" >"$_flow_dir/$name.rx" &
 	_flow_rxpid[$name]=$!
-	for i in $(seq 200); do
-		grep -q listening "$_flow_dir/$name.rx" && break
-		sleep 0.05
-	done
+	wait_line "$_flow_dir/$name.rx" listening "${_flow_rxpid[$name]}"
 }
 
 flows_go() {
@@ -145,6 +142,8 @@ link_dropped() {
 	ip -n "$(ns_of "$1")" -s -j link show dev "$2" | jq ".[0].stats64.$3.dropped"
 }
 _link_drops() { echo "$(link_dropped "$1" "$2" tx)/$(link_dropped "$1" "$2" rx)"; }
+# rcvbuf_errors NODE: datagrams NODE's UDP sockets dropped, their buffer full
+rcvbuf_errors() { on "$1" nstat -asz UdpRcvbufErrors | awk '/UdpRcvbufErrors/ { print $2 }'; }
 softnet_drops() {
 	local s=0 a b
 	while read -r a b _; do s=$((s + 0x$b)); done </proc/net/softnet_stat
@@ -156,6 +155,6 @@ path_drops() {
 		"$sw:$in $(_link_drops "$sw" "$in"), $sw:$out $(_link_drops "$sw" "$out")," \
 		"$to:eth0 $(_link_drops "$to" eth0);" \
 		"$sw:$out qdisc $(on "$sw" tc -s -j qdisc show dev "$out" | jq '[.[].drops] | add');" \
-		"$to UdpRcvbufErrors $(on "$to" nstat -asz UdpRcvbufErrors | awk '/UdpRcvbufErrors/ { print $2 }');" \
+		"$to UdpRcvbufErrors $(rcvbuf_errors "$to");" \
 		"softnet $(softnet_drops)"
 }

@@ -53,7 +53,7 @@ sw_out=$dir/switch.out
 	"5003=stray-cookie@0,stray-id@0,stray-cookie@$((give_up - 500)),stray-id@$((give_up - 500))" \
 	"5004=proceeding@0" >"$sw_out" 2>&1 &
 sw=$!
-for _ in $(seq 100); do grep -q listening "$sw_out" && break; sleep 0.05; done
+wait_line "$sw_out" listening $sw
 
 declare -A out opener
 for p in 5001 5002 5003 5004; do

@@ -4,8 +4,10 @@
  * answers: nearest-rank percentiles, sample standard deviation, loss,
  * duplicates, RFC 4737 reordering, RFC 3393 IPDV of consecutive numbers,
  * inter-arrival times and their histogram, throughput, and the sliding
- * window (exact extremes and time mean, against brute force). And
- * wire.h's header.
+ * window (exact extremes and time mean, against brute force), the
+ * delay from the intended send time; what bench/'s methods add (Student's
+ * t, confidence intervals, Jain's index, the steady-state rate, the
+ * overlap of flows); and wire.h's headers, both versions.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -39,7 +41,7 @@ static void mkflow(struct rtperf_rec *r, size_t n, const uint64_t *seq,
 
 	for (i = 0; i < n; i++) {
 		r[i].seq = seq[i];
-		r[i].tx_ns = T0 + (int64_t)seq[i] * MS;
+		r[i].sched_ns = r[i].tx_ns = T0 + (int64_t)seq[i] * MS;
 		r[i].rx_ns = r[i].tx_ns + d[i];
 		r[i].size = size;
 	}
@@ -411,32 +413,203 @@ TEST(empty_and_single)
 	rtperf_stats_free(&s);
 }
 
-TEST(wire_header)
+TEST(wire_header_v2)
 {
-	struct rtperf_hdr h = { .flow = 0xa1b2c3d4, .seq = 0x0102030405060708ULL,
-				.tx_ns = 0x1122334455667788ULL }, g;
+	/* a CLOCK_REALTIME-sized time whose low 48 bits are 0x3344...88 */
+	const uint64_t sched = 0x1122334455667788ULL;
+	struct rtperf_hdr h = { .flow = 0xc3d4, .seq = 0x05060708,
+				.sched_ns = sched, .tx_ns = sched + 0x01020304 }, g;
 	unsigned char buf[64] = { 0 };
 
 	rtperf_hdr_put(buf, &h);
-	/* network byte order, at the documented offsets */
+	/* 18 bytes, network byte order, at the documented offsets */
+	EXPECT_EQ(18, RTPERF_HDR_LEN);
 	EXPECT_EQ('R', buf[0]);
-	EXPECT_EQ('F', buf[3]);
-	EXPECT_EQ(1, buf[5]);
-	EXPECT_EQ(0xa1, buf[8]);
-	EXPECT_EQ(0x01, buf[12]);
-	EXPECT_EQ(0x08, buf[19]);
-	EXPECT_EQ(0x11, buf[20]);
-	EXPECT_EQ(0x88, buf[27]);
-	ASSERT_EQ(0, rtperf_hdr_get(buf, RTPERF_HDR_LEN, &g));
+	EXPECT_EQ(2, buf[1]);
+	EXPECT_EQ(0xc3, buf[2]);
+	EXPECT_EQ(0x05, buf[4]);
+	EXPECT_EQ(0x08, buf[7]);
+	EXPECT_EQ(0x33, buf[8]);
+	EXPECT_EQ(0x88, buf[13]);
+	EXPECT_EQ(0x01, buf[14]);
+	EXPECT_EQ(0x04, buf[17]);
+	EXPECT_EQ(0, buf[18]);
+	/* received 5 ms later: both times whole again */
+	ASSERT_EQ(0, rtperf_hdr_get(buf, RTPERF_HDR_LEN, sched + 5 * MS, &g));
+	EXPECT_EQ(2, g.version);
 	EXPECT_EQ(h.flow, g.flow);
 	EXPECT_EQ(h.seq, g.seq);
+	EXPECT_EQ(sched, g.sched_ns);
 	EXPECT_EQ(h.tx_ns, g.tx_ns);
-	EXPECT_EQ(-1, rtperf_hdr_get(buf, RTPERF_HDR_LEN - 1, &g));
-	buf[5] = 2;	/* another version */
-	EXPECT_EQ(-1, rtperf_hdr_get(buf, sizeof(buf), &g));
+	EXPECT_EQ(-1, rtperf_hdr_get(buf, RTPERF_HDR_LEN - 1, sched, &g));
+	buf[1] = 3;	/* another version */
+	EXPECT_EQ(-1, rtperf_hdr_get(buf, sizeof(buf), sched, &g));
+}
+
+TEST(wire_stamps_unwrap)
+{
+	const uint64_t mod = 1ULL << 48, rx = 1795000000123456789ULL;
+
+	/* across a wrap of the 48 bits, and a stamp a little after rx */
+	EXPECT_EQ(rx - 7 * MS, rtperf_stamp_unwrap((rx - 7 * MS) % mod, rx));
+	EXPECT_EQ(rx - (rx % mod) - 3, rtperf_stamp_unwrap(mod - 3, rx - (rx % mod) + 2));
+	EXPECT_EQ(rx + 4 * US, rtperf_stamp_unwrap((rx + 4 * US) % mod, rx));
+	EXPECT_EQ(rx, rtperf_stamp_unwrap(rx % mod, rx));
+}
+
+TEST(wire_send_after_intended_saturates)
+{
+	struct rtperf_hdr h = { .flow = 1, .sched_ns = 5000000000ULL, .tx_ns = 4000000000ULL }, g;
+	unsigned char buf[RTPERF_HDR_LEN];
+
+	/* a socket stamp before the intended one (cannot be): no negative wait */
+	rtperf_hdr_put(buf, &h);
+	ASSERT_EQ(0, rtperf_hdr_get(buf, sizeof(buf), h.sched_ns, &g));
+	EXPECT_EQ(h.sched_ns, g.tx_ns);
+	/* held longer than 2^32 ns: saturates */
+	h.tx_ns = h.sched_ns + 10000000000ULL;
+	rtperf_hdr_put(buf, &h);
+	ASSERT_EQ(0, rtperf_hdr_get(buf, sizeof(buf), h.tx_ns, &g));
+	EXPECT_EQ(h.sched_ns + UINT32_MAX, g.tx_ns);
+}
+
+TEST(wire_header_v1_still_read)
+{
+	/* magic "RTPF", version 1, flow, u64 sequence, u64 send time */
+	static const unsigned char v1[28] = {
+		'R', 'T', 'P', 'F', 0, 1, 0, 0, 0xa1, 0xb2, 0xc3, 0xd4,
+		1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+	unsigned char buf[28];
+	struct rtperf_hdr g;
+
+	ASSERT_EQ(0, rtperf_hdr_get(v1, sizeof(v1), 0, &g));
+	EXPECT_EQ(1, g.version);
+	EXPECT_EQ(0xa1b2c3d4U, g.flow);
+	EXPECT_EQ(0x0102030405060708ULL, g.seq);
+	EXPECT_EQ(0x1122334455667788ULL, g.tx_ns);
+	EXPECT_EQ(g.tx_ns, g.sched_ns);
+	EXPECT_EQ(-1, rtperf_hdr_get(v1, 27, 0, &g));
+	memcpy(buf, v1, sizeof(buf));
+	buf[5] = 9;
+	EXPECT_EQ(-1, rtperf_hdr_get(buf, sizeof(buf), 0, &g));
 	buf[5] = 1;
 	buf[0] = 'X';
-	EXPECT_EQ(-1, rtperf_hdr_get(buf, sizeof(buf), &g));
+	EXPECT_EQ(-1, rtperf_hdr_get(buf, sizeof(buf), 0, &g));
+}
+
+TEST(delay_from_intended_and_from_socket)
+{
+	/* held 0, 2 and 1 ms by a shaper, then 100 us of network each */
+	static const uint64_t seq[] = { 0, 1, 2 };
+	static const int64_t d[] = { 100 * US, 2100 * US, 1100 * US };
+	struct rtperf_rec r[3];
+	struct rtperf_stats s;
+	int i;
+
+	mkflow(r, 3, seq, d, 100);
+	for (i = 0; i < 3; i++) {
+		r[i].sched_ns = r[i].tx_ns;
+		r[i].tx_ns = r[i].rx_ns - 100 * US;
+	}
+	ASSERT_EQ(0, rtperf_analyze(r, 3, &params, &s));
+	EXPECT_EQ(100 * US, s.delay.max);
+	EXPECT_EQ(0, s.delay.sd);
+	EXPECT_EQ(100 * US, s.delay_app.min);
+	EXPECT_EQ(2100 * US, s.delay_app.max);
+	EXPECT_NEAR(1100 * US, s.delay_app.mean);
+	rtperf_stats_free(&s);
+}
+
+TEST(student_t_975)
+{
+	/* tables (Abramowitz and Stegun 26.10) */
+	EXPECT_NEAR(12.7062047, rtperf_t975(1));
+	EXPECT_TRUE(fabs(rtperf_t975(4) - 2.776) < 1e-3);
+	EXPECT_TRUE(fabs(rtperf_t975(30) - 2.042) < 1e-3);
+	/* past the table, the expansion: 40, 60, 120 and the normal's 1.96 */
+	EXPECT_TRUE(fabs(rtperf_t975(40) - 2.021) < 1e-3);
+	EXPECT_TRUE(fabs(rtperf_t975(60) - 2.000) < 1e-3);
+	EXPECT_TRUE(fabs(rtperf_t975(120) - 1.980) < 1e-3);
+	EXPECT_TRUE(fabs(rtperf_t975(100000) - 1.960) < 1e-3);
+	/* the table and the expansion meet smoothly: decreasing across 30 */
+	EXPECT_TRUE(rtperf_t975(31) < rtperf_t975(30));
+	EXPECT_TRUE(rtperf_t975(31) > rtperf_t975(32));
+	EXPECT_TRUE(isnan(rtperf_t975(0)));
+}
+
+TEST(estimate_mean_and_confidence_interval)
+{
+	double v[] = { 10, 12, 9, 11, 13 };
+	struct rtperf_est e;
+
+	rtperf_estimate(v, 5, &e);
+	EXPECT_EQ(5U, e.n);
+	EXPECT_NEAR(11, e.mean);
+	/* squares 1 1 4 0 4: 10 over 4 */
+	EXPECT_NEAR(sqrt(2.5), e.sd);
+	EXPECT_NEAR(2.77644511 * sqrt(2.5) / sqrt(5), e.ci);
+	/* one run: a mean, no interval; none: nothing */
+	rtperf_estimate(v, 1, &e);
+	EXPECT_NEAR(10, e.mean);
+	EXPECT_TRUE(isnan(e.ci));
+	rtperf_estimate(v, 0, &e);
+	EXPECT_TRUE(isnan(e.mean));
+	/* equal runs: an interval of 0 */
+	v[1] = v[0];
+	rtperf_estimate(v, 2, &e);
+	EXPECT_EQ(0, e.ci);
+}
+
+TEST(jain_fairness_index)
+{
+	double eq[] = { 0.3, 0.3, 0.3, 0.3 }, one[] = { 1, 0, 0, 0 };
+	double zero[] = { 0, 0, 0 }, two[] = { 1, 3 };
+
+	EXPECT_NEAR(1, rtperf_jain(eq, 4));
+	EXPECT_NEAR(0.25, rtperf_jain(one, 4));	/* one takes all: 1/n */
+	EXPECT_NEAR(1, rtperf_jain(zero, 3));	/* none lost anything: equal */
+	EXPECT_NEAR(16.0 / 20, rtperf_jain(two, 2));
+}
+
+TEST(window_rate_steady_fencepost_and_starved)
+{
+	/* 1000-byte frames every ms from 0 to 100 ms */
+	int64_t t[101];
+	uint32_t f[101];
+	size_t i, k;
+
+	for (i = 0; i < 101; i++) {
+		t[i] = T0 + (int64_t)i * MS;
+		f[i] = 1000;
+	}
+	/* [10.5, 90.5] ms holds 11..90: 79 gaps of 1 ms, 8 Mbit/s exactly */
+	EXPECT_NEAR(8000000, rtperf_window_rate(t, f, 101, T0 + 10500 * US, T0 + 90500 * US, &k));
+	EXPECT_EQ(80U, k);
+	/* frames bunched in the last 10 ms of a 100 ms window: over the window */
+	for (i = 0; i < 11; i++)
+		t[i] = T0 + 90 * MS + (int64_t)i * MS;
+	EXPECT_NEAR(11 * 8000 / 0.1, rtperf_window_rate(t, f, 11, T0, T0 + 100 * MS, &k));
+	EXPECT_EQ(11U, k);
+	/* one frame, or none */
+	EXPECT_NEAR(8000 / 0.1, rtperf_window_rate(t, f, 1, T0 + 90 * MS, T0 + 190 * MS, &k));
+	EXPECT_EQ(0, rtperf_window_rate(t, f, 11, T0 + 200 * MS, T0 + 300 * MS, &k));
+	EXPECT_EQ(0U, k);
+}
+
+TEST(overlap_of_sending_intervals)
+{
+	int64_t first[] = { 0, 100, 50 }, last[] = { 1000, 1100, 1000 }, a, b;
+
+	/* common [100, 1000] of union [0, 1100] */
+	EXPECT_NEAR(900.0 / 1100, rtperf_overlap(first, last, 3, &a, &b));
+	EXPECT_EQ(100, a);
+	EXPECT_EQ(1000, b);
+	/* disjoint: none */
+	first[1] = 2000;
+	last[1] = 3000;
+	EXPECT_EQ(0, rtperf_overlap(first, last, 3, &a, &b));
+	/* one interval overlaps itself whole */
+	EXPECT_NEAR(1, rtperf_overlap(first, last, 1, &a, &b));
 }
 
 TEST_HARNESS_MAIN

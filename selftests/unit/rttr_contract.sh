@@ -14,21 +14,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 . "$top/selftests/lib/fake_rtcd.sh"
 
-[ "$(id -u)" = 0 ] || ktap_skip_all "needs root"
-if [ -z "${RTTR_CONTRACT_NS:-}" ]; then
-	unshare -n true 2>/dev/null || ktap_skip_all "cannot create a network namespace"
-	exec unshare -n env RTTR_CONTRACT_NS=1 "$0" "$@"
-fi
-command -v jq >/dev/null || ktap_skip_all "no jq"
+fake_netns "$0" "$@"
 
-export LD_LIBRARY_PATH=$top/rttr
 send=$top/rttr/rttr-send
-dir=$(mktemp -d /tmp/rttr_contract.XXXXXX)
-sock=$dir/eth0.sock
-defer rm -rf "$dir"
-defer fake_rtcd_stop
-
-fake_link || ktap_skip_all "cannot make a dummy link"
+fake_env rttr_contract
 
 # run [REPLY] -- RTTR-SEND ARGS: a fresh fake rtcd answering REPLY, then
 # rttr-send's JSON in $out, what it said on stderr in $err, its status in

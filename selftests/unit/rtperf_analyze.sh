@@ -1,0 +1,141 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# rtperf analyze (bench/'s methods, Documentation/benchmarks.md) natively,
+# on made-up runs with known answers: the common steady-state window and
+# the warm-up, the rate of (n - 1) frames over last - first arrival, the
+# loss and delays of what was meant to be sent in the window, every reason
+# a run is invalid (a sender behind, one that skipped too much, a socket
+# drop, flows that barely overlapped, a run that gave up), estimates over
+# the valid runs only, with Student's interval, Jain's index of a class,
+# departures skipped after stalls counted, a reserved flow's largest delay
+# against its delay bound, and the export.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib/ktap.sh"
+
+rtperf=$top/bench/rtperf/rtperf
+[ -x "$rtperf" ] || ktap_skip_all "rtperf not built (make userspace)"
+export LD_LIBRARY_PATH=$top/rttr
+D=$(mktemp -d)
+defer rm -rf "$D"
+
+T0=1795000000000000000
+MS=1000000
+
+# sender DIR NAME N GAP_MS FIRST_MS [LATE_NS [SKIPPED]]: NAME.tx of a CBR
+# sender of N 1000-byte datagrams GAP_MS apart from T0 + FIRST_MS
+sender() {
+	local skip=false
+	[ -n "${7:-}" ] && skip=true
+	printf '{"role":"send","size":1000,"batch":1,"sent":%d,"gap_ns":%d,"late_ns":{"mean":0,"max":%d,"over_gap":0},"enobufs":0,"skip":%s,"skipped":%d,"stall_max_ns":%d,"start_ns":%d,"first_ns":%d,"last_ns":%d}\n' \
+		"$3" $(($4 * MS)) "${6:-0}" "$skip" "${7:-0}" $((${7:-0} ? 9 * MS : 0)) \
+		$((T0 + $5 * MS)) $((T0 + $5 * MS)) $((T0 + ($5 + ($3 - 1) * $4) * MS)) >"$1/$2.tx"
+}
+
+# run DIR [A_DELAY_US [DROPS [B_FIRST_MS]]]: a run of flow a (1 ms apart,
+# 1000 datagrams, A_DELAY_US in the network and 10 us at the host) and
+# flow b (2 ms apart, 500 from B_FIRST_MS, 100 us, 100 to 109 lost), both
+# at receiver rx, whose socket dropped DROPS
+run() {
+	local d=$1 ad=${2:-100} drops=${3:-0} bf=${4:-0}
+	mkdir -p "$d"
+	printf '{"role":"recv","socket_drops":%d,"flows":[]}\n' "$drops" >"$d/rx.rx"
+	# times as T0's seconds and ns after them: awk's numbers are doubles
+	awk -v t0s=$((T0 / 1000000000)) -v ms=$MS -v ad="$ad" -v bf="$bf" '
+	function t(ns) { return sprintf("%d%09d", t0s + int(ns / 1e9), ns % 1e9) }
+	BEGIN {
+		print "flow,seq,sched_ns,tx_ns,rx_ns,size"
+		for (k = 0; k < 1000; k++) {
+			s = k * ms
+			printf "1,%d,%s,%s,%s,1000\n", k, t(s), t(s + 10000), t(s + 10000 + ad * 1000)
+		}
+		for (k = 0; k < 500; k++) {
+			if (k >= 100 && k < 110) continue
+			s = bf * ms + 2 * k * ms
+			printf "2,%d,%s,%s,%s,1000\n", k, t(s), t(s + 10000), t(s + 110000)
+		}
+	}' >"$d/rx.csv"
+	sender "$d" a 1000 1 0
+	sender "$d" b 500 2 "$bf"
+}
+
+# reserve DIR BOUND_US: flow a reserved, its path promising BOUND_US
+reserve() {
+	jq -c --argjson b "$(($2 * 1000))" '.reservation = {id: "1.2", proxy: "10.1.0.1",
+		rate_bps: 9000000, burst: 3000, max_pkt: 1514, hops: 1, delay_bound_ns: $b,
+		pacing: "packet", tolerance: 1500, send_max_ns: 0, late_max_ns: 0}' \
+		"$1/a.tx" >"$1/a.tx.new" && mv "$1/a.tx.new" "$1/a.tx"
+}
+
+run "$D/r1"; reserve "$D/r1" 150			# a: 100 us, within 150
+run "$D/r2"; sender "$D/r2" a 1000 1 0 5000000		# 5 ms behind, gap 1 ms
+run "$D/r3" 100 3					# the socket dropped 3
+run "$D/r4" 100 0 500					# b starts 0.5 s late
+run "$D/r5"; sender "$D/r5" a 1000 1 0 0 30		# 30 of 1030 skipped
+run "$D/r6" 200; sender "$D/r6" a 1000 1 0 0 5		# a: 200 us, 5 skipped
+reserve "$D/r6" 150					# above its bound
+run "$D/r7"; echo "no reservation" >"$D/r7/why"	# gave up
+
+ktap_begin 11
+out=$("$rtperf" analyze -w 0.1 -S 2 -o "$D/export.csv" -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 \
+	"$D"/r?)
+rc=$?
+ktap_result "rtperf analyze summarizes seven runs" $rc
+ktap_info "$(jq -c 'del(.cdf_p, .flows, .classes)' <<<"$out")"
+
+# check DESC JQ: ok when JQ holds of the summary
+check() {
+	local r
+	r=$(jq -e "$2" <<<"$out" 2>&1)
+	ktap_result "$1" $? "$r"
+}
+
+check "two runs valid, each other run invalid for its reason" '
+	.runs == 7 and .valid == 2 and ([.run[] | .valid] == [true, false, false, false, false, true, false])
+	and (.run[1].why | test("sender a fell behind its schedule by 5.0 ms"))
+	and (.run[2].why | test("receiver rx.s socket dropped 3"))
+	and (.run[3].why | test("overlapped 33\\.3%"))
+	and (.run[4].why | test("sender a skipped 30 of 1030"))
+	and (.run[6].why == "no reservation")'
+# window [T0 + 100 ms, T0 + 998 ms] (b ends first); a arrives at
+# k ms + 110 us: 100..997, 897 gaps of 1 ms of 1042-byte frames; b at
+# 2k ms + 110 us: 50..498 but the 10 lost, 438 frames over 896 ms
+check "the window: latest first send + the warm-up to the earliest last" '
+	.window_s.mean == 0.898 and .run[0].overlap == 99.9'
+check "rate: (n - 1) frames over last - first arrival in the window, exactly" '
+	.flows[0].throughput_bps.mean == 8336000
+	and .flows[1].throughput_bps.mean == (438 * 8336 / 0.896 | round)
+	and .flows[0].sent_bps.n == 2'
+# meant to go in the window: b's 50..499, 100..109 lost; a's 100..998
+check "loss of what was meant to be sent in the window" '
+	.flows[1].expected == 900 and .flows[1].lost == 20 and .flows[1].loss_pct.mean == 2.22
+	and .flows[0].expected == 1798 and .flows[0].lost == 0
+	and .classes[0].loss_pct.mean == 0.74'
+# a's delay 100 us in r1, 200 us in r6: mean 150, t(0.975, 1) x 70.71 / sqrt 2
+check "delay over the valid runs: the mean with Student's interval, pooled percentiles" '
+	.flows[0].delay_mean_us.mean == 150 and .flows[0].delay_mean_us.ci == 635.3
+	and .flows[0].delay_us.p50 == 100 and .flows[0].delay_us.max == 200
+	and .flows[0].delay_app_us.min == 110 and .flows[0].delay_app_us.max == 210
+	and .flows[0].jitter_us.mean == 0 and .flows[0].ipdv_us.mean == 0'
+check "a CDF per flow, as long as cdf_p, from min to max" '
+	(.cdf_p | length) as $n | .flows[0].delay_cdf_us | length == $n and .[0] == 100 and .[-1] == 200'
+# loss ratios 0 and 2.22%: (x1 + x2)^2 / (2 (x1^2 + x2^2)) = 1/2
+check "Jain's index of the class: one flow loses, the other not: 1/2" '
+	.classes[0].jain_loss.mean == 0.5 and .classes[0].flows == 2
+	and .classes[0].offered_bps == 12504000 and .classes[0].reserved_bps == null'
+# valid: r1 and r6, 1000 + 500 sent in each, 5 skipped in r6
+check "departures skipped after stalls counted over the valid runs, not hidden" '
+	.skipped == 5 and .departures == 3005 and .skipped_pct == 0.17 and .stall_max_us == 9000
+	and .flows[0].skipped == 5'
+check "a reserved flow: its largest delay beside its bound, a run above it counted" '
+	(.bounds | length) == 1 and .flows[1].bound == null and .bounds_exceeded == 1
+	and (.bounds[0] | .name == "a" and .delay_bound_us == 150 and .delay_max_us == 200
+	     and .ratio == 1.333 and .runs == 2 and .exceeded_runs == 1 and .kept == false
+	     and .contract.rate_bps == 9000000 and .contract.pacing == "packet")
+	and .flows[0].bound == .bounds[0]'
+ktap_result "the export: every datagram of every run, tagged with the run" \
+	"$([ "$(head -n 1 "$D/export.csv")" = run,rx,flow,seq,sched_ns,tx_ns,rx_ns,size ] &&
+	   [ "$(grep -c '^6,rx,1,' "$D/export.csv")" = 1000 ] &&
+	   [ "$(wc -l <"$D/export.csv")" = $((7 * 1490 + 1)) ]; echo $?)"
+ktap_end
