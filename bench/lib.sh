@@ -284,12 +284,12 @@ _bench_clear_cmd="$_bench_detach_cmd; peer clear br0"
 #   ethereal-paced, ethereal-cyclic   tc-configs/ethereal-switch (ports
 #       named trk* as trunks, rt-limit BENCH_RT_LIMIT, default 60%, each
 #       port's delay budget BENCH_DELAY, default auto: a loose bound); the
-#       flows are reserved separately: rtperf_send_rt (through rtcd) or
+#       flows are reserved separately: lp_send_rt (through rtcd) or
 #       bench_conn_static. Running rtcds are restarted (rtcd_restart_all).
 #   plain, prio, prio-police, htb, cbs, taprio, fq, fq_codel, pace
 #       tc-configs/peer, the flows DADDR:DPORT:RATE classified as deserving
 #       RATE; pace also paces the hosts (bench_hosts_pace), whose senders
-#       then pace their flows (rtperf_send_rt)
+#       then pace their flows (lp_send_rt)
 # Whatever was configured before is replaced.
 bench_config() {
 	local cfg=$1 sws=$2 sw cmd

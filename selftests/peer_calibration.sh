@@ -20,7 +20,8 @@ CFG=${ETHEREAL_TOP:-.}/tc-configs
 LINK=10000000
 SIZE=1472			# 1514-byte frames
 BITS=$(((SIZE + 42) * 8))
-RT=$((3 * BITS * 100))		# three frames a cycle (3.6336 Mbit/s): whole taprio slots
+SLOT=$((3 * BITS * 100))	# three frames a cycle (3.6336 Mbit/s): a taprio slot
+RT=$((SLOT * 100 / 103))	# the flow's rate: 3 frames with taprio's 2% to spare
 ONE=3 TWO=3			# seconds: best effort alone, then with the flow
 CYCLE=10000			# us, tc-configs/peer's default
 WARM=500 TAIL=200		# ms cut at each phase's start and end
@@ -220,9 +221,9 @@ for kind in prio-police htb cbs; do
 	check $kind $LINK $RT $((LINK - RT)) $((RT * 3 / 2))
 done
 # 10 ms cycles of 1211.2 us frames: a slot of 3 for the flow's class (its
-# 4542 bytes a cycle), the 5 whole ones left (6.37 ms) for best effort's,
-# each for itself whether the other sends or not
-check taprio $((5 * BITS * 100)) $RT $((5 * BITS * 100)) $((RT * 3 / 2))
+# 4410 bytes a cycle, 4497 with 2% to spare), the 5 whole ones left (6.37
+# ms) for best effort's, each for itself whether the other sends or not
+check taprio $((5 * BITS * 100)) $SLOT $((5 * BITS * 100)) $((RT * 3 / 2))
 # two flows, each its half
 for kind in fq fq_codel; do
 	check $kind $LINK $((LINK / 2)) $((LINK / 2)) $((LINK * 3 / 4))
