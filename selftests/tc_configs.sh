@@ -15,10 +15,16 @@ LINK=10000000
 SECS=4
 SIZE=1472
 
-# check NAME DST: 3 Mbit/s to DST and 15 Mbit/s of best effort from h3,
-# both to h2: the reserved flow is whole, the port held to 10 Mbit/s.
+# check NAME DST [LOSS]: 3 Mbit/s to DST and 15 Mbit/s of best effort from
+# h3, both to h2: the port held to 10 Mbit/s, the reserved flow whole, or
+# at most LOSS frames in a hundred lost. Zero loss is EtheReal's
+# promise, not the peers': cbs drains a backlog a stall of the emulated
+# machine left only at its idleslope's margin, and taprio's gates are
+# missed in a stall, so under TCG they lose a few frames in a thousand
+# (tc-configs/README.md). How much they lose is the bench's to measure;
+# here, that they apply and pass the flow (peer_calibration: its rate).
 check() {
-	local rt be
+	local rt be sent got
 	flow_start rt h1 h2 "$2" 5000 3000000 $SECS $SIZE 15000
 	flow_start be h3 h2 "$(host_ip h2)" 5001 15000000 $SECS $SIZE
 	flows_go
@@ -26,10 +32,13 @@ check() {
 	be=$(field rate_bps "$(flow_rx be)")
 	ktap_info "$1: reserved flow $rt bit/s, $(field received "$(flow_rx rt)") of" \
 		"$(field sent "$(flow_tx rt)"); best effort $be bit/s"
-	ktap_result "$1: applies, holds the port to the link, keeps the flow whole" \
-		"$([ "$_cfg_rc" = 0 ] &&
-		   [ "$(field received "$(flow_rx rt)")" = "$(field sent "$(flow_tx rt)")" ] &&
-		   awk -v r="$rt" -v b="$be" -v l=$LINK 'BEGIN { exit !(r + b <= l * 1.03) }'
+	sent=$(field sent "$(flow_tx rt)")
+	got=$(field received "$(flow_rx rt)")
+	ktap_result "$1: applies, holds the port to the link, $([ -n "${3:-}" ] &&
+		echo "passes the flow" || echo "keeps the flow whole")" \
+		"$([ "$_cfg_rc" = 0 ] && [ "${sent:-0}" -gt 0 ] &&
+		   awk -v s="$sent" -v g="${got:-0}" -v p="${3:-0}" -v r="$rt" -v b="$be" \
+			-v l=$LINK 'BEGIN { exit !(g <= s && s - g <= s * p / 100 && r + b <= l * 1.03) }'
 		   echo $?)"
 }
 
@@ -55,7 +64,8 @@ ctl sw1 detach br0
 for kind in prio prio-police htb cbs taprio fq fq_codel; do
 	"$CFG/peer" -n "$(ns_of sw1)" -r 10mbit -c 40ms $kind br0 "$(host_ip h2):5000:3mbit"
 	_cfg_rc=$?
-	check "$kind" "$(host_ip h2)"
+	# (cbs and taprio: whole but for a stall, above)
+	check "$kind" "$(host_ip h2)" $([[ $kind == @(cbs|taprio) ]] && echo 1)
 done
 "$CFG/peer" -n "$(ns_of sw1)" -r 10mbit plain br0
 _cfg_rc=$?
