@@ -91,11 +91,9 @@ bench_results_dir() {
 	else echo "$BENCH_TOP/bench/results"; fi
 }
 
-# bench_commit: the tree's commit, "-dirty" when it has changes (git
-# describe --always --dirty), "unknown" outside a git tree
-bench_commit() {
-	git -C "$BENCH_TOP" describe --always --dirty 2>/dev/null || echo unknown
-}
+# bench_commit: the commit results are stamped with (bench/commit: the last
+# that changed measured code, "-dirty" when that has changes)
+bench_commit() { "$BENCH_TOP/bench/commit"; }
 
 # bench_quick QUICK FULL: QUICK under BENCH_QUICK=1, else FULL (a
 # scenario's default of a variable)
@@ -122,6 +120,14 @@ bench_boot() {
 # bench_fresh OUTDIR: what a run of the scenario replaces goes: no stale
 # plot or data beside the new results
 bench_fresh() { rm -rf "$1"/.plot-* "$1/data"; }
+
+# _bench_done OUTDIR: the scenario in OUTDIR ran through, on BENCH_COMMIT in
+# its form (bench/run); _bench_is_done OUTDIR: it did, on the current ones
+_bench_done() { echo "${BENCH_COMMIT:-unknown} quick=${BENCH_QUICK:-0}" >"$1/.done"; }
+_bench_is_done() {
+	[[ $BENCH_COMMIT != unknown && $BENCH_COMMIT != *-dirty ]] &&
+		[ "$(cat "$1/.done" 2>/dev/null)" = "$BENCH_COMMIT quick=${BENCH_QUICK:-0}" ]
+}
 
 # _bench_plots OUTDIR: on the host, the plots bench_plot asked for in the
 # VM (matplotlib is slow to start under TCG); printed where they are
