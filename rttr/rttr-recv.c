@@ -8,7 +8,10 @@
  * Stops after COUNT datagrams, SECONDS since the start, IDLE seconds with
  * nothing once something has come, or on SIGINT/SIGTERM; prints count,
  * bytes and rate (of the payload, and of whole frames: payload + 42 bytes)
- * from the first datagram to the last.
+ * from the first datagram to the last. Datagrams of 8 bytes or more are
+ * taken to start with rttr-send's sequence number (host byte order):
+ * where numbers were skipped says when in the stream datagrams were lost,
+ * and a sender's count beyond the highest says they were lost at its end.
  */
 #include <arpa/inet.h>
 #include <err.h>
@@ -18,6 +21,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -40,6 +44,36 @@ static void usage(void)
 	exit(2);
 }
 
+/* rttr-send's sequence numbers as they came: where some were skipped. */
+struct seq_track {
+	uint64_t seen;		/* datagrams that carried one */
+	uint64_t next;		/* the highest so far, + 1 */
+	uint64_t gaps, skipped;	/* jumps forward, and the numbers they skipped */
+	uint64_t late;		/* below the highest so far: reordered or duplicated */
+	uint64_t first_gap[2], last_gap[2];	/* [from, to] skipped */
+};
+
+static void seq_note(struct seq_track *t, const char *buf, size_t len)
+{
+	uint64_t seq;
+
+	if (len < sizeof(seq))
+		return;
+	memcpy(&seq, buf, sizeof(seq));
+	if (t->seen++ && seq < t->next) {
+		t->late++;
+		return;
+	}
+	if (seq > t->next) {
+		t->last_gap[0] = t->next;
+		t->last_gap[1] = seq - 1;
+		if (!t->gaps++)
+			memcpy(t->first_gap, t->last_gap, sizeof(t->first_gap));
+		t->skipped += seq - t->next;
+	}
+	t->next = seq + 1;
+}
+
 static double seconds_arg(const char *s)
 {
 	char *end;
@@ -55,6 +89,7 @@ int main(int argc, char **argv)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	uint64_t count = 0, n = 0, bytes = 0, first = 0, last = 0, start, end_t = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct seq_track seq = { 0 };
 	double seconds = 0, idle = 0, dt;
 	char pbuf[32], fbuf[32];
 	static char buf[65536];
@@ -123,6 +158,7 @@ int main(int argc, char **argv)
 			first = last;
 		n++;
 		bytes += (uint64_t)len;
+		seq_note(&seq, buf, (size_t)len);
 	}
 	close(fd);
 
@@ -134,15 +170,37 @@ int main(int argc, char **argv)
 
 		format_rate((uint64_t)pb, pbuf, sizeof(pbuf));
 		format_rate((uint64_t)fb, fbuf, sizeof(fbuf));
-		if (json)
+		if (json) {
 			printf("{\"count\":%llu,\"bytes\":%llu,\"seconds\":%.6f,"
-			       "\"payload_bps\":%.0f,\"frame_bps\":%.0f}\n",
+			       "\"payload_bps\":%.0f,\"frame_bps\":%.0f,\"seq\":",
 			       (unsigned long long)n, (unsigned long long)bytes,
 			       dt, pb, fb);
-		else
+			if (seq.seen)
+				printf("{\"next\":%llu,\"gaps\":%llu,\"skipped\":%llu,"
+				       "\"late\":%llu,\"first_gap\":[%llu,%llu],"
+				       "\"last_gap\":[%llu,%llu]}}\n",
+				       (unsigned long long)seq.next, (unsigned long long)seq.gaps,
+				       (unsigned long long)seq.skipped, (unsigned long long)seq.late,
+				       (unsigned long long)seq.first_gap[0],
+				       (unsigned long long)seq.first_gap[1],
+				       (unsigned long long)seq.last_gap[0],
+				       (unsigned long long)seq.last_gap[1]);
+			else
+				printf("null}\n");
+		} else {
 			printf("received %llu datagrams, %llu bytes in %.3f s: payload %s/s, frames %s/s\n",
 			       (unsigned long long)n, (unsigned long long)bytes,
 			       dt, pbuf, fbuf);
+			if (seq.gaps || seq.late)
+				printf("sequence: %llu skipped in %llu gap(s), first %llu-%llu, "
+				       "last %llu-%llu; %llu late; next expected %llu\n",
+				       (unsigned long long)seq.skipped, (unsigned long long)seq.gaps,
+				       (unsigned long long)seq.first_gap[0],
+				       (unsigned long long)seq.first_gap[1],
+				       (unsigned long long)seq.last_gap[0],
+				       (unsigned long long)seq.last_gap[1],
+				       (unsigned long long)seq.late, (unsigned long long)seq.next);
+		}
 	}
 	return 0;
 }

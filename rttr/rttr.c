@@ -197,16 +197,49 @@ static int reply_contract(json_t *reply, struct rttr *r)
  * rtcd went away (a restart): what was reserved stays on the switches and
  * the proxy's neighbour entry stays, so datagrams go on; a new rtcd takes
  * the connection back if its process claims it, which this does every
- * RTTR_READOPT_EVERY_NS until RTTR_READOPT_MAX_NS have passed.
+ * RTTR_READOPT_EVERY_NS until RTTR_READOPT_MAX_NS have passed. The claim
+ * is sent, and its answer looked for at the sender's next ticks: never
+ * waited for, since a new rtcd still starting (or preempted) would stall
+ * the stream as long (a frozen rtcd held rttr_send() 240 ms; one that
+ * took over a second had the claim made again, and lost the connection).
  */
 static void readopt(struct rttr *r)
 {
 	uint64_t now = now_ns();
 	json_t *req, *reply;
-	int fd;
+	int fd = r->adopting;
 
-	if (now < r->retry_at)
-		return;
+	if (fd >= 0) {
+		/*
+		 * Awaited until it comes or that rtcd goes: a claim given up
+		 * and made again on another socket would have the first one's
+		 * close tear the connection down once rtcd reads it.
+		 */
+		reply = rtcd_sock_recv(fd, MSG_DONTWAIT);
+		if (!reply && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+			if (now - r->lost_at <= RTTR_READOPT_MAX_NS)
+				return;
+		}
+		r->adopting = -1;
+		if (!reply) {
+			/* that rtcd went too (or never answered): perhaps another */
+			close(fd);
+			r->retry_at = now;
+		} else if (!json_is_true(json_object_get(reply, "ok"))) {
+			/* This rtcd does not have it: the reservation is gone. */
+			reply_error(reply, "not taken back by the new rtcd");
+			json_decref(reply);
+			close(fd);
+			r->dead = true;
+			return;
+		} else {
+			json_decref(reply);
+			rtcd_sock_timeout(fd, RTCD_SOCK_TIMEOUT_S);
+			r->ctl = fd;
+			r->lost_at = 0;
+			return;
+		}
+	}
 	if (now - r->lost_at > RTTR_READOPT_MAX_NS) {
 		rttr_set_error("connection %s: rtcd went away and did not take it back "
 			       "within %llu s", r->id,
@@ -214,30 +247,20 @@ static void readopt(struct rttr *r)
 		r->dead = true;
 		return;
 	}
+	if (now < r->retry_at)
+		return;
 	r->retry_at = now + RTTR_READOPT_EVERY_NS;
-	/* rtcd answers an adopt at once, without the switch. */
 	fd = rtcd_sock_connect(r->path, 1);
 	if (fd < 0)
 		return;
 	req = json_pack("{s:s, s:s}", "op", "adopt", "id", r->id);
-	reply = req && !rtcd_sock_send(fd, req) ? rtcd_sock_recv(fd, 0) : NULL;
+	if (!req || rtcd_sock_send(fd, req)) {
+		json_decref(req);
+		close(fd);
+		return;
+	}
 	json_decref(req);
-	if (!reply) {
-		close(fd);
-		return;
-	}
-	if (!json_is_true(json_object_get(reply, "ok"))) {
-		/* This rtcd does not have it: the reservation is gone. */
-		reply_error(reply, "not taken back by the new rtcd");
-		json_decref(reply);
-		close(fd);
-		r->dead = true;
-		return;
-	}
-	json_decref(reply);
-	rtcd_sock_timeout(fd, RTCD_SOCK_TIMEOUT_S);
-	r->ctl = fd;
-	r->lost_at = 0;
+	r->adopting = fd;
 }
 
 bool rttr_ctl_alive(struct rttr *r)
@@ -350,7 +373,7 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return fail(ENOMEM, "out of memory");
-	r->fd = -1;
+	r->fd = r->adopting = -1;
 	r->pacing = qos->pacing;
 	r->max_pkt = max_pkt;
 	r->rate = qos->rate;
@@ -526,6 +549,8 @@ void rttr_close(struct rttr *r)
 	}
 	if (r->ctl >= 0)
 		close(r->ctl);
+	if (r->adopting >= 0)
+		close(r->adopting);
 	free(r);
 	errno = e;
 }

@@ -21,6 +21,7 @@
 struct rttr {
 	int fd;			/* UDP, connected to proxy:dport */
 	int ctl;		/* rtcd's socket; -1 while rtcd is away */
+	int adopting;		/* a new rtcd's socket, our claim's answer awaited; or -1 */
 	char path[108];		/* where rtcd listens (sun_path) */
 	uint64_t lost_at;	/* now_ns() when rtcd went away; 0: it is there */
 	uint64_t retry_at;	/* the next attempt to be taken back */

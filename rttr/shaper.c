@@ -93,6 +93,12 @@ static int pace_wait(struct rttr *r, uint64_t frame, int flags, uint64_t *at)
 			r->ctl_at = now + RTTR_CTL_EVERY_NS;
 			if (!rttr_ctl_alive(r))
 				return ECONNRESET;
+			/*
+			 * The clock anew: a frame let go on the time before
+			 * the look would leave a pacer that credits it with
+			 * time it did not wait, and a burst of tol + a frame.
+			 */
+			now = now_ns();
 		}
 		if (rttr_pacer_take(&r->pacer, frame, now)) {
 			r->next_wake = 0;

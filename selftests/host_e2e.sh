@@ -84,7 +84,8 @@ flow_check() {
 	ok=$(jq -e --argjson tx "${tx:-null}" --argjson want "$(bps "$3")" \
 		'.count == $tx.sent and .frame_bps >= $want * 0.99 and
 		 .frame_bps <= $want * 1.01' <<<"$rx" >/dev/null; echo $?)
-	[ "$ok" = 0 ] || ktap_info "$1: $(loss_counters "$2")"
+	[ "$ok" = 0 ] || ktap_info "$1: $(loss_counters "$2");" \
+		"receiver's sequence $(jq -c .seq <<<"$rx" 2>/dev/null)"
 	ktap_result "$1: received whole on a plain socket, within 1% of the reservation" "$ok"
 }
 # loss_counters DST: where frames of a flow h1 -> DST can have gone, each
@@ -105,6 +106,8 @@ loss_counters() {
 	done
 	echo "${out}$1 UdpRcvbufErrors $(rcvbuf_errors "$1"); softnet $(softnet_drops)"
 }
+# ms_since T0 T1: milliseconds from one $EPOCHREALTIME to another
+ms_since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
 bps() { awk -v r="$1" 'BEGIN { printf "%d", r * (r ~ /mbit/ ? 1e6 : r ~ /kbit/ ? 1e3 : 1) }'; }
 # gone_from_last T0: waits for the connection to go from sw3, the last
 # switch the teardown reaches; prints the ms from T0 (ns) to the end of the
@@ -174,10 +177,16 @@ fpid=$!
 # the stream running (a slow kernel takes seconds to start it): restarted
 # before its setup, rtcd would not restart under a live stream
 wait_conns 1 5
+# when the stream was up, rtcd stopped, and the new one up (no fork: bash's
+# clock), to set beside the receiver's sequence gaps should some be lost
+t_up=$EPOCHREALTIME
 sleep 1
+t_term=$EPOCHREALTIME
 kill -TERM $RTCD
 for i in $(seq 50); do kill -0 $RTCD 2>/dev/null || break; sleep 0.1; done
+t_gone=$EPOCHREALTIME
 rtcd_start
+t_new=$EPOCHREALTIME
 wait $fpid
 rx=$(head -n 1 "$res")
 tx=$(tail -n 1 "$res")
@@ -187,10 +196,17 @@ ktap_info "restart: received $(jq -c '{count,frame_bps}' <<<"$rx" 2>/dev/null),"
 ok=$(jq -e --argjson tx "${tx:-null}" '$tx.sent > 0 and .count == $tx.sent' <<<"$rx" >/dev/null &&
      grep -q "claimed by pid" /tmp/rtcd-h1.log; echo $?)
 # Where lost frames went (once seen on 6.1: 15 of 3284), and h1's ARP
-# queue's discards, should the proxy's neighbour entry have gone a while.
+# queue's discards, should the proxy's neighbour entry have gone a while;
+# and when: the sequence numbers the receiver missed (413 a second), the
+# restart's moments in ms after the stream was seen up, and the sender's
+# own stalls (unused_ns: time it could not send, as while it re-adopted).
 [ "$ok" = 0 ] || ktap_info "restart: $(loss_counters h3);" \
 	"h1 arp unresolved discards $(on h1 ip -s -j ntable show name arp_cache |
-		jq '[.[].stats.unresolved_discards // 0] | add')"
+		jq '[.[].stats.unresolved_discards // 0] | add');" \
+	"receiver's sequence $(jq -c .seq <<<"$rx" 2>/dev/null);" \
+	"sender $(jq -c '.info | {send_max_ns, late_max_ns, unused_ns}' <<<"$tx" 2>/dev/null);" \
+	"ms after the stream was up: SIGTERM $(ms_since "$t_up" "$t_term")," \
+	"rtcd gone $(ms_since "$t_up" "$t_gone"), new rtcd's socket $(ms_since "$t_up" "$t_new")"
 ktap_result "rtcd restarted mid-stream: the application's connection is taken back, nothing lost" "$ok"
 ktap_result "and closed through the new rtcd: gone from every switch" \
 	"$(wait_conns 0 2; echo $?)"
