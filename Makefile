@@ -78,16 +78,16 @@ demo: deps
 
 # Every scenario in one VM boot (bench/run): those not in the tree are
 # skipped, one that fails does not stop the others but fails the target
-# once the summary is written. Every result is stamped with the measured
-# code's commit (bench/commit), taken once before the first; a scenario
-# whose results of that commit are there is kept (BENCH_RESUME=0: not).
+# once the summary is written. Every result is stamped with the commit of
+# the code it measures (bench/commit NAME), taken before the VM starts; a
+# scenario whose results of that commit are there is kept (BENCH_RESUME=0:
+# not).
 SCENARIOS ?= fig4 fig5 fig6 fig7 nto1 alloc isolation throughput burst latency path setup scale \
 	table1 pacing_cpu demo
 
 bench: deps
 	@$(MAKE) -s all
-	@export BENCH_QUICK=$(if $(filter 1 yes y,$(QUICK)),1,0) \
-		BENCH_COMMIT=$$(bench/commit); \
+	@export BENCH_QUICK=$(if $(filter 1 yes y,$(QUICK)),1,0); \
 	t0=$$(date +%s); rc=0; \
 	bench/run $(SCENARIOS) || rc=1; \
 	echo "== $$(($$(date +%s) - t0)) s in all"; \

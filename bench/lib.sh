@@ -91,9 +91,15 @@ bench_results_dir() {
 	else echo "$BENCH_TOP/bench/results"; fi
 }
 
-# bench_commit: the commit results are stamped with (bench/commit: the last
-# that changed measured code, "-dirty" when that has changes)
-bench_commit() { "$BENCH_TOP/bench/commit"; }
+# bench_commit NAME: the commit scenario NAME's results are stamped with
+# (bench/commit: the last that changed the code it measures, "-dirty" when
+# that has changes); bench_stamp NAME: the one it was given (BENCH_COMMIT,
+# else BENCH_COMMIT_NAME, taken on the host)
+bench_commit() { "$BENCH_TOP/bench/commit" "$1"; }
+bench_stamp() {
+	local v=BENCH_COMMIT_$1
+	echo "${BENCH_COMMIT:-${!v:-unknown}}"
+}
 
 # bench_quick QUICK FULL: QUICK under BENCH_QUICK=1, else FULL (a
 # scenario's default of a variable)
@@ -107,7 +113,10 @@ bench_quick() { if [ "${BENCH_QUICK:-0}" = 1 ]; then echo "$1"; else echo "$2"; 
 bench_boot() {
 	local rw=$1 names=$2 var n envs=()
 	shift 2
-	export BENCH_COMMIT=${BENCH_COMMIT:-$(bench_commit)}
+	for n in $names; do
+		var=BENCH_COMMIT_$n
+		[ -n "${BENCH_COMMIT:-}${!var:-}" ] || export "$var=$(bench_commit "$n")"
+	done
 	for var in $(compgen -e); do
 		case $var in BENCH_*) envs+=("$var=${!var}"); continue ;; esac
 		for n in $names; do
@@ -121,12 +130,15 @@ bench_boot() {
 # plot or data beside the new results
 bench_fresh() { rm -rf "$1"/.plot-* "$1/data"; }
 
-# _bench_done OUTDIR: the scenario in OUTDIR ran through, on BENCH_COMMIT in
-# its form (bench/run); _bench_is_done OUTDIR: it did, on the current ones
-_bench_done() { echo "${BENCH_COMMIT:-unknown} quick=${BENCH_QUICK:-0}" >"$1/.done"; }
+# _bench_done OUTDIR NAME: scenario NAME ran through into OUTDIR, on its
+# stamp in its form (bench/run); _bench_is_done OUTDIR NAME: it did, on the
+# current ones
+_bench_done() { echo "$(bench_stamp "$2") quick=${BENCH_QUICK:-0}" >"$1/.done"; }
 _bench_is_done() {
-	[[ $BENCH_COMMIT != unknown && $BENCH_COMMIT != *-dirty ]] &&
-		[ "$(cat "$1/.done" 2>/dev/null)" = "$BENCH_COMMIT quick=${BENCH_QUICK:-0}" ]
+	local c
+	c=$(bench_stamp "$2")
+	[[ $c != unknown && $c != *-dirty ]] &&
+		[ "$(cat "$1/.done" 2>/dev/null)" = "$c quick=${BENCH_QUICK:-0}" ]
 }
 
 # _bench_plots OUTDIR: on the host, the plots bench_plot asked for in the
@@ -177,7 +189,7 @@ bench_bps() {
 # host: {cpu, cpus, kernel, accel, hostname}}
 bench_machine() {
 	jq -cn --arg d "$(date -u +%FT%TZ)" --arg k "$(uname -r)" --argjson n "$(nproc --all)" \
-		--argjson h "${BENCH_HOST:-null}" --arg c "${BENCH_COMMIT:-unknown}" \
+		--argjson h "${BENCH_HOST:-null}" --arg c "$(bench_stamp "${BENCH_NAME:-}")" \
 		--argjson q "$([ "${BENCH_QUICK:-0}" = 1 ] && echo true || echo false)" \
 		'{date: $d, commit: $c, quick: $q, kernel: $k, vcpus: $n, host: $h}'
 }
@@ -189,7 +201,7 @@ bench_env_note() {
 	cpu=$(jq -r '.cpu // "?"' <<<"${BENCH_HOST:-null}")
 	case $accel in tcg) accel="QEMU TCG (emulated: compare configurations, not absolute numbers)" ;;
 		       kvm) accel="QEMU KVM" ;; esac
-	echo "Commit ${BENCH_COMMIT:-unknown}$([ "${BENCH_QUICK:-0}" = 1 ] && echo " (quick form)")," \
+	echo "Commit $(bench_stamp "${BENCH_NAME:-}")$([ "${BENCH_QUICK:-0}" = 1 ] && echo " (quick form)")," \
 	     "Linux $(uname -r), $(nproc --all) vCPUs under $accel on $cpu; $(date -u '+%F %H:%M') UTC."
 }
 
