@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # What bench/nto1, bench/alloc, bench/isolation, bench/burst and
 # bench/path need beyond bench/lib.sh (sourced after bench_vm): peers on the
-# egress port alone, prio in three bands, addresses pinned, reservations'
-# bursts.
+# egress port alone, addresses pinned, reservations' bursts.
 # shellcheck shell=bash
 
 # pct BPS PERCENT: PERCENT (may be fractional) of BPS, whole bit/s
@@ -34,14 +33,4 @@ lp_pin() {
 lp_peer() {
 	"$BENCH_TOP/tc-configs/peer" -n "$(ns_of "$2")" -r "$BENCH_LINK" -p "$3" "$1" br0 "${@:4}" &&
 		bench_hosts_pace "$([ "$1" = pace ] && echo on || echo off)"
-}
-
-# lp_prio3 SW PORT HI "MID..." : strict priority in three bands on SW's
-# PORT, as an 802.1p switch with priorities 7, 6 and 0 (Jacobs et al.):
-# the flow HI (DADDR:DPORT) in band 1, the MID flows in band 2, the rest in
-# band 3: tc-configs/peer prio with two classes.
-lp_prio3() {
-	local f flows=("$3:0:1")
-	for f in $4; do flows+=("$f:0:2"); done
-	lp_peer prio "$1" "$2" "${flows[@]}"
 }

@@ -338,7 +338,9 @@ bench_config() {
 
 # bench_hosts_pace on|off: fq on every host's interface (tc-configs/peer
 # pace-host: the hosts of configuration pace), or nothing, as in every
-# other configuration; tc runs only when that changes
+# other configuration; tc runs only when that changes. A host's emulated
+# NIC (lib-fig.sh's host_nic, a tbf) stays: fq goes under it, and off
+# gives it its FIFO back.
 _bench_paced=off
 bench_hosts_pace() {
 	local h
