@@ -39,6 +39,24 @@ sig_stat() { json_num "$(ctl "$1" -j -s show br0)" signaling "$2"; }
 # conn_stat SW PORT ID COUNTER: a connection's counter
 conn_stat() { json_num "$(ctl "$1" -j -s conn show dev "$2" id "$3")" stats "$4"; }
 
+# conn_stats SW PORT ID: all a connection's counters on one line
+# ("rx_packets=5 rx_bytes=710 ..."), for a diagnostic
+conn_stats() {
+	local j s re='"stats": *\{([^{}]*)\}'
+	j=$(ctl "$1" -j -s conn show dev "$2" id "$3")
+	[[ $j =~ $re ]] || return 1
+	s=${BASH_REMATCH[1]//\"/}
+	s=${s//:/=}
+	echo "${s//,/ }"
+}
+
+# port_state SW PORT: the port's STP state as the switch has it ("forwarding")
+port_state() {
+	local j re='"stp_state": *"([a-z]+)"'
+	j=$(ctl "$1" -j port show dev "$2")
+	[[ $j =~ $re ]] && echo "${BASH_REMATCH[1]}"
+}
+
 # udp_flow FROM TO DST COUNT [SIZE [PACE]]: COUNT datagrams from FROM to
 # DST, received on a plain socket in TO; prints the receiver's summary
 # ("received=N ... rate_bps=R iat_sd_us=S dst=.. src=..") then the
@@ -82,9 +100,17 @@ capture_stop() {
 	rm -f "$f" "$f.err"
 }
 
-# snmp NODE PROTO FIELD: a counter of /proc/net/snmp in NODE (Udp InCsumErrors)
+# snmp_all NODE PROTO: PROTO's counters of /proc/net/snmp in NODE on one
+# line ("InDatagrams=5 NoPorts=0 ..."); snmp NODE PROTO FIELD: one of them
+# (Udp InCsumErrors)
+snmp_all() {
+	on "$1" awk -v p="$2:" '
+		$1 == p && !h { split($0, name); h = 1; next }
+		$1 == p && h { for (i = 2; i <= NF; i++) printf "%s%s=%s", (i > 2 ? " " : ""), name[i], $i
+			print ""; exit }' /proc/net/snmp
+}
 snmp() {
-	on "$1" awk -v p="$2:" -v f="$3" '
-		$1 == p && !h { for (i = 2; i <= NF; i++) col[$i] = i; h = 1; next }
-		$1 == p && h { print $col[f]; exit }' /proc/net/snmp
+	local l re=" $3=([0-9-]+)"
+	l=" $(snmp_all "$1" "$2")"
+	[[ $l =~ $re ]] && echo "${BASH_REMATCH[1]}"
 }
