@@ -38,7 +38,7 @@ static const struct genl_multicast_group ethereal_genl_mcgrps[] = {
 static bool ethereal_nl_events;
 
 /* Not const: the 6.1 policy macros take a non-const pointer. */
-static struct netlink_range_validation ethereal_lifetime_range __ro_after_init = {
+static struct netlink_range_validation ethereal_nl_lifetime_range __ro_after_init = {
 	.min = ETHEREAL_LIFETIME_MIN_MS,
 	.max = ETHEREAL_LIFETIME_MAX_MS,
 };
@@ -51,10 +51,10 @@ struct netlink_range_validation ethereal_rate_range __ro_after_init = {
 
 static const struct nla_policy ethereal_genl_policy[ETHEREAL_A_MAX + 1] = {
 	[ETHEREAL_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
-	[ETHEREAL_A_PORT] = NLA_POLICY_NESTED(ethereal_port_policy),
-	[ETHEREAL_A_CONN] = NLA_POLICY_NESTED(ethereal_conn_policy),
-	[ETHEREAL_A_NEIGH] = NLA_POLICY_NESTED(ethereal_neigh_policy),
-	[ETHEREAL_A_LIFETIME] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_lifetime_range),
+	[ETHEREAL_A_PORT] = NLA_POLICY_NESTED(ethereal_nl_port_policy),
+	[ETHEREAL_A_CONN] = NLA_POLICY_NESTED(ethereal_nl_conn_policy),
+	[ETHEREAL_A_NEIGH] = NLA_POLICY_NESTED(ethereal_nl_neigh_policy),
+	[ETHEREAL_A_LIFETIME] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_nl_lifetime_range),
 };
 
 /* Lookups from request attributes; RTNL held. */
@@ -109,8 +109,8 @@ struct ethereal_port *ethereal_nl_port(struct net *net,
 
 /* Message building */
 
-int ethereal_put_stats(struct sk_buff *msg, int attr,
-		       const u64 sum[ETHEREAL_N_COUNTERS])
+int ethereal_nl_put_stats(struct sk_buff *msg, int attr,
+			  const u64 sum[ETHEREAL_N_COUNTERS])
 {
 	struct nlattr *nest;
 	int i;
@@ -127,7 +127,7 @@ int ethereal_put_stats(struct sk_buff *msg, int attr,
 }
 
 int ethereal_nl_reply(struct genl_info *info, u8 cmd,
-		      ethereal_fill_t fill, const void *obj)
+		      ethereal_nl_fill_t fill, const void *obj)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -151,7 +151,7 @@ int ethereal_nl_reply(struct genl_info *info, u8 cmd,
 }
 
 int ethereal_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
-			 u8 cmd, ethereal_fill_t fill, const void *obj)
+			 u8 cmd, ethereal_nl_fill_t fill, const void *obj)
 {
 	void *hdr;
 
@@ -178,8 +178,8 @@ int ethereal_nl_nest(struct nlattr **tb, int max, struct nlattr *nest,
 /* Dumps: their filter and walk (nl.h says what cb->args[] holds) */
 
 /* Narrow F to the port ATTR names, which must be on F's switch if it has one. */
-int ethereal_dump_filter_port(struct netlink_callback *cb,
-			      struct ethereal_dump_filter *f, const struct nlattr *attr)
+int ethereal_nl_dump_filter_port(struct netlink_callback *cb,
+				 struct ethereal_nl_dump_filter *f, const struct nlattr *attr)
 {
 	f->port = ethereal_nl_port(sock_net(cb->skb->sk), attr, cb->extack);
 	if (IS_ERR(f->port))
@@ -192,8 +192,8 @@ int ethereal_dump_filter_port(struct netlink_callback *cb,
 	return 0;
 }
 
-int ethereal_dump_filter(struct netlink_callback *cb,
-			 struct ethereal_dump_filter *f, bool conn)
+int ethereal_nl_dump_filter(struct netlink_callback *cb,
+			    struct ethereal_nl_dump_filter *f, bool conn)
 {
 	struct nlattr **attrs = ethereal_dump_attrs(cb);
 	struct net *net = sock_net(cb->skb->sk);
@@ -211,11 +211,11 @@ int ethereal_dump_filter(struct netlink_callback *cb,
 	attr = attrs[ETHEREAL_A_CONN];
 	if (conn && attr) {
 		err = nla_parse_nested(tb, ETHEREAL_CONN_A_MAX, attr,
-				       ethereal_conn_policy, cb->extack);
+				       ethereal_nl_conn_policy, cb->extack);
 		if (err)
 			return err;
 		if (tb[ETHEREAL_CONN_A_IN_IFINDEX])
-			return ethereal_dump_filter_port(cb, f, tb[ETHEREAL_CONN_A_IN_IFINDEX]);
+			return ethereal_nl_dump_filter_port(cb, f, tb[ETHEREAL_CONN_A_IN_IFINDEX]);
 	}
 	return 0;
 }
@@ -225,8 +225,8 @@ int ethereal_dump_filter(struct netlink_callback *cb,
  * stopped; RTNL held. EACH dumps what it wants of a port, from and into
  * cb->args[2], and returns nonzero when the batch is full.
  */
-void ethereal_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
-			 const struct ethereal_dump_filter *f, ethereal_dump_port_t each)
+void ethereal_nl_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
+			    const struct ethereal_nl_dump_filter *f, ethereal_nl_dump_port_t each)
 {
 	struct ethereal_net *en = ethereal_pernet(sock_net(cb->skb->sk));
 	struct ethereal_switch *sw;
@@ -259,8 +259,8 @@ void ethereal_dump_ports(struct sk_buff *skb, struct netlink_callback *cb,
  * listening costs one check; an event that cannot be sent is counted and
  * the signaling goes on.
  */
-void ethereal_event(struct ethereal_switch *sw, u8 event, u16 reason, u8 hop,
-		    ethereal_fill_t fill, const void *obj)
+void ethereal_nl_event(struct ethereal_switch *sw, u8 event, u16 reason, u8 hop,
+		       ethereal_nl_fill_t fill, const void *obj)
 {
 	struct net *net = dev_net(sw->br);
 	struct sk_buff *msg;
@@ -297,7 +297,7 @@ drop:
 static const struct genl_small_ops ethereal_genl_ops[] = {
 	{
 		.cmd = ETHEREAL_CMD_SWITCH_ATTACH,
-		.doit = ethereal_nl_attach,
+		.doit = ethereal_nl_switch_attach,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{

@@ -22,30 +22,30 @@
 #include "switch.h"
 
 /* Not const: the 6.1 policy macros take a non-const pointer. */
-static struct netlink_range_validation ethereal_id_range __ro_after_init = {
+static struct netlink_range_validation ethereal_nl_conn_id_range __ro_after_init = {
 	.min = ETHEREAL_ID_MIN,
 	.max = ETHEREAL_ID_MAX,
 };
 
-static struct netlink_range_validation ethereal_max_pkt_range __ro_after_init = {
+static struct netlink_range_validation ethereal_nl_conn_max_pkt_range __ro_after_init = {
 	.min = ETHEREAL_MAX_PKT_MIN,
 	.max = ETHEREAL_MAX_PKT_MAX,
 };
 
-const struct nla_policy ethereal_conn_policy[ETHEREAL_CONN_A_MAX + 1] = {
+const struct nla_policy ethereal_nl_conn_policy[ETHEREAL_CONN_A_MAX + 1] = {
 	[ETHEREAL_CONN_A_IN_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
-	[ETHEREAL_CONN_A_IN_ID] = NLA_POLICY_FULL_RANGE(NLA_U16, &ethereal_id_range),
+	[ETHEREAL_CONN_A_IN_ID] = NLA_POLICY_FULL_RANGE(NLA_U16, &ethereal_nl_conn_id_range),
 	[ETHEREAL_CONN_A_OUT_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
-	[ETHEREAL_CONN_A_OUT_ID] = NLA_POLICY_FULL_RANGE(NLA_U16, &ethereal_id_range),
+	[ETHEREAL_CONN_A_OUT_ID] = NLA_POLICY_FULL_RANGE(NLA_U16, &ethereal_nl_conn_id_range),
 	[ETHEREAL_CONN_A_OUT_MAC] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
 	[ETHEREAL_CONN_A_DADDR] = { .type = NLA_BE32 },
 	[ETHEREAL_CONN_A_SWAP] = { .type = NLA_FLAG },
 	[ETHEREAL_CONN_A_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_rate_range),
 	[ETHEREAL_CONN_A_BURST] = NLA_POLICY_MIN(NLA_U32, 1),
-	[ETHEREAL_CONN_A_MAX_PKT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_max_pkt_range),
+	[ETHEREAL_CONN_A_MAX_PKT] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_nl_conn_max_pkt_range),
 };
 
-static int ethereal_fill_conn(struct sk_buff *msg, const struct ethereal_conn *conn)
+static int ethereal_nl_conn_fill(struct sk_buff *msg, const struct ethereal_conn *conn)
 {
 	u64 sum[ETHEREAL_N_COUNTERS];
 	struct nlattr *nest;
@@ -83,26 +83,26 @@ static int ethereal_fill_conn(struct sk_buff *msg, const struct ethereal_conn *c
 			  time_after(conn->sig.deadline, jiffies) ?
 			  jiffies_to_msecs(conn->sig.deadline - jiffies) : 0) ||
 	      nla_put_u16(msg, ETHEREAL_CONN_A_DPORT, conn->sig.dport))) ||
-	    ethereal_put_stats(msg, ETHEREAL_CONN_A_STATS, sum))
+	    ethereal_nl_put_stats(msg, ETHEREAL_CONN_A_STATS, sum))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
 /* Events: signaling, which holds the switch's lock. */
-static int ethereal_fill_conn_obj(struct sk_buff *msg, const void *obj)
+static int ethereal_nl_conn_fill_obj(struct sk_buff *msg, const void *obj)
 {
-	return ethereal_fill_conn(msg, obj);
+	return ethereal_nl_conn_fill(msg, obj);
 }
 
 /* Replies and dumps: refreshes move a connection's expiry. */
-static int ethereal_fill_conn_locked(struct sk_buff *msg, const void *obj)
+static int ethereal_nl_conn_fill_locked(struct sk_buff *msg, const void *obj)
 {
 	const struct ethereal_conn *conn = obj;
 	int err;
 
 	ethereal_switch_lock(conn->in->sw);
-	err = ethereal_fill_conn(msg, conn);
+	err = ethereal_nl_conn_fill(msg, conn);
 	ethereal_switch_unlock(conn->in->sw);
 	return err;
 }
@@ -178,7 +178,7 @@ int ethereal_nl_conn_new(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_CONN))
 		return -EINVAL;
 	err = ethereal_nl_nest(tb, ETHEREAL_CONN_A_MAX, info->attrs[ETHEREAL_A_CONN],
-			       ethereal_conn_policy, info);
+			       ethereal_nl_conn_policy, info);
 	if (err)
 		return err;
 	rtnl_lock();
@@ -203,7 +203,7 @@ static struct ethereal_conn *ethereal_nl_conn_req(struct genl_info *info)
 	struct ethereal_conn *conn;
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_CONN) ||
-	    ethereal_nl_nest(tb, ETHEREAL_CONN_A_MAX, nest, ethereal_conn_policy, info) ||
+	    ethereal_nl_nest(tb, ETHEREAL_CONN_A_MAX, nest, ethereal_nl_conn_policy, info) ||
 	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_CONN_A_IN_IFINDEX) ||
 	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_CONN_A_IN_ID))
 		return ERR_PTR(-EINVAL);
@@ -250,21 +250,21 @@ int ethereal_nl_conn_get(struct sk_buff *skb, struct genl_info *info)
 	conn = ethereal_nl_conn_req(info);
 	err = IS_ERR(conn) ? PTR_ERR(conn) :
 		ethereal_nl_reply(info, ETHEREAL_CMD_CONN_GET,
-				  ethereal_fill_conn_locked, conn);
+				  ethereal_nl_conn_fill_locked, conn);
 	rtnl_unlock();
 	return err;
 }
 
 /* The connections entering PORT, from the ID in cb->args[2] on. */
-static int ethereal_dump_port_conns(struct sk_buff *skb, struct netlink_callback *cb,
-				    struct ethereal_port *port)
+static int ethereal_nl_conn_dump_port(struct sk_buff *skb, struct netlink_callback *cb,
+				      struct ethereal_port *port)
 {
 	struct ethereal_conn *conn;
 	unsigned long id = cb->args[2];
 
 	xa_for_each_start(&port->in_conns, id, conn, id) {
 		if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_CONN_GET,
-					 ethereal_fill_conn_locked, conn))
+					 ethereal_nl_conn_fill_locked, conn))
 			return -EMSGSIZE;
 		cb->args[2] = id + 1;
 	}
@@ -273,14 +273,14 @@ static int ethereal_dump_port_conns(struct sk_buff *skb, struct netlink_callback
 
 int ethereal_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct ethereal_dump_filter f;
+	struct ethereal_nl_dump_filter f;
 	int err;
 
 	rtnl_lock();
 	cb->seq = ethereal_pernet(sock_net(cb->skb->sk))->gen;
-	err = ethereal_dump_filter(cb, &f, true);
+	err = ethereal_nl_dump_filter(cb, &f, true);
 	if (!err)
-		ethereal_dump_ports(skb, cb, &f, ethereal_dump_port_conns);
+		ethereal_nl_dump_ports(skb, cb, &f, ethereal_nl_conn_dump_port);
 	rtnl_unlock();
 	return err ? err : skb->len;
 }
@@ -288,14 +288,14 @@ int ethereal_nl_conn_dump(struct sk_buff *skb, struct netlink_callback *cb)
 /* Monitor events: ETHEREAL_CMD_CONN_EVENT to the "monitor" group */
 
 /* A SETUP refused before it installed a connection: what it asked for. */
-struct ethereal_setup_obj {
+struct ethereal_nl_conn_setup {
 	const struct ethereal_port *in;
 	const struct ethereal_sig_msg *req;
 };
 
-static int ethereal_fill_setup(struct sk_buff *msg, const void *obj)
+static int ethereal_nl_conn_fill_setup(struct sk_buff *msg, const void *obj)
 {
-	const struct ethereal_setup_obj *s = obj;
+	const struct ethereal_nl_conn_setup *s = obj;
 	const struct ethereal_sig_msg *req = s->req;
 	struct nlattr *nest;
 
@@ -320,13 +320,14 @@ static int ethereal_fill_setup(struct sk_buff *msg, const void *obj)
 
 void ethereal_nl_conn_event(const struct ethereal_conn *conn, u8 event, u16 reason, u8 hop)
 {
-	ethereal_event(conn->in->sw, event, reason, hop, ethereal_fill_conn_obj, conn);
+	ethereal_nl_event(conn->in->sw, event, reason, hop, ethereal_nl_conn_fill_obj, conn);
 }
 
 void ethereal_nl_setup_event(const struct ethereal_port *in, const struct ethereal_sig_msg *req,
 			     u16 reason, u8 hop)
 {
-	struct ethereal_setup_obj s = { .in = in, .req = req };
+	struct ethereal_nl_conn_setup s = { .in = in, .req = req };
 
-	ethereal_event(in->sw, ETHEREAL_EVENT_REJECTED, reason, hop, ethereal_fill_setup, &s);
+	ethereal_nl_event(in->sw, ETHEREAL_EVENT_REJECTED, reason, hop,
+			  ethereal_nl_conn_fill_setup, &s);
 }

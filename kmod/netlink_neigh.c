@@ -18,7 +18,7 @@
 #include "signaling.h"
 #include "switch.h"
 
-const struct nla_policy ethereal_neigh_policy[ETHEREAL_NEIGH_A_MAX + 1] = {
+const struct nla_policy ethereal_nl_neigh_policy[ETHEREAL_NEIGH_A_MAX + 1] = {
 	[ETHEREAL_NEIGH_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[ETHEREAL_NEIGH_A_ADDR] = { .type = NLA_BE32 },
 	[ETHEREAL_NEIGH_A_LLADDR] = NLA_POLICY_EXACT_LEN(ETH_ALEN),
@@ -32,7 +32,7 @@ static struct ethereal_port *ethereal_nl_neigh_req(struct genl_info *info,
 	struct ethereal_port *port;
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_NEIGH) ||
-	    ethereal_nl_nest(tb, ETHEREAL_NEIGH_A_MAX, nest, ethereal_neigh_policy, info) ||
+	    ethereal_nl_nest(tb, ETHEREAL_NEIGH_A_MAX, nest, ethereal_nl_neigh_policy, info) ||
 	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_NEIGH_A_IFINDEX) ||
 	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_NEIGH_A_ADDR))
 		return ERR_PTR(-EINVAL);
@@ -94,7 +94,7 @@ int ethereal_nl_neigh_del(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int ethereal_fill_neigh(struct sk_buff *msg, const void *obj)
+static int ethereal_nl_neigh_fill(struct sk_buff *msg, const void *obj)
 {
 	const struct ethereal_neigh_info *ni = obj;
 	struct nlattr *nest;
@@ -116,49 +116,49 @@ static int ethereal_fill_neigh(struct sk_buff *msg, const void *obj)
 	return 0;
 }
 
-struct ethereal_neigh_dump {
+struct ethereal_nl_neigh_dump_arg {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
 };
 
 static int ethereal_nl_neigh_dump_one(void *arg, const struct ethereal_neigh_info *ni)
 {
-	struct ethereal_neigh_dump *d = arg;
+	struct ethereal_nl_neigh_dump_arg *d = arg;
 
 	return ethereal_nl_dump_one(d->skb, d->cb, ETHEREAL_CMD_NEIGH_GET,
-				    ethereal_fill_neigh, ni);
+				    ethereal_nl_neigh_fill, ni);
 }
 
 /* Dump filter: the bridge (A_IFINDEX) or one port (A_NEIGH{IFINDEX}). */
-static int ethereal_neigh_dump_filter(struct netlink_callback *cb,
-				      struct ethereal_dump_filter *f)
+static int ethereal_nl_neigh_dump_filter(struct netlink_callback *cb,
+					 struct ethereal_nl_dump_filter *f)
 {
 	struct nlattr **attrs = ethereal_dump_attrs(cb);
 	struct nlattr *tb[ETHEREAL_NEIGH_A_MAX + 1];
 	int err;
 
-	err = ethereal_dump_filter(cb, f, false);
+	err = ethereal_nl_dump_filter(cb, f, false);
 	if (err || !attrs[ETHEREAL_A_NEIGH])
 		return err;
 	err = nla_parse_nested(tb, ETHEREAL_NEIGH_A_MAX, attrs[ETHEREAL_A_NEIGH],
-			       ethereal_neigh_policy, cb->extack);
+			       ethereal_nl_neigh_policy, cb->extack);
 	if (err || !tb[ETHEREAL_NEIGH_A_IFINDEX])
 		return err;
-	return ethereal_dump_filter_port(cb, f, tb[ETHEREAL_NEIGH_A_IFINDEX]);
+	return ethereal_nl_dump_filter_port(cb, f, tb[ETHEREAL_NEIGH_A_IFINDEX]);
 }
 
 /* Switch by switch, each's table by hash bucket: cb->args[1], [2] in it. */
 int ethereal_nl_neigh_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct ethereal_net *en = ethereal_pernet(sock_net(cb->skb->sk));
-	struct ethereal_neigh_dump d = { .skb = skb, .cb = cb };
-	struct ethereal_dump_filter f;
+	struct ethereal_nl_neigh_dump_arg d = { .skb = skb, .cb = cb };
+	struct ethereal_nl_dump_filter f;
 	struct ethereal_switch *sw;
 	long s = 0;
 	int err;
 
 	rtnl_lock();
-	err = ethereal_neigh_dump_filter(cb, &f);
+	err = ethereal_nl_neigh_dump_filter(cb, &f);
 	if (err)
 		goto out;
 	cb->seq = en->gen;

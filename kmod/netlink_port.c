@@ -15,24 +15,26 @@
 #include "switch.h"
 
 /* Not const: the 6.1 policy macros take a non-const pointer. */
-static struct netlink_range_validation ethereal_host_conns_range __ro_after_init = {
+static struct netlink_range_validation ethereal_nl_port_host_conns_range __ro_after_init = {
 	.max = ETHEREAL_MAX_CONNS_MAX,
 };
 
-static struct netlink_range_validation ethereal_host_rate_range __ro_after_init = {
+static struct netlink_range_validation ethereal_nl_port_host_rate_range __ro_after_init = {
 	.max = ETHEREAL_RATE_MAX,
 };
 
-const struct nla_policy ethereal_port_policy[ETHEREAL_PORT_A_MAX + 1] = {
+const struct nla_policy ethereal_nl_port_policy[ETHEREAL_PORT_A_MAX + 1] = {
 	[ETHEREAL_PORT_A_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[ETHEREAL_PORT_A_ROLE] = NLA_POLICY_MAX(NLA_U8, ETHEREAL_PORT_ROLE_MAX),
-	[ETHEREAL_PORT_A_HOST_CONNS] = NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_host_conns_range),
-	[ETHEREAL_PORT_A_HOST_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_host_rate_range),
+	[ETHEREAL_PORT_A_HOST_CONNS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ethereal_nl_port_host_conns_range),
+	[ETHEREAL_PORT_A_HOST_RATE] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_nl_port_host_rate_range),
 	/* 0 (no key) or 16 to 64 bytes: ethereal_port_set_key() says which. */
 	[ETHEREAL_PORT_A_KEY] = { .type = NLA_BINARY, .len = ETHEREAL_KEY_MAX },
 };
 
-static int ethereal_fill_port(struct sk_buff *msg, const struct ethereal_port *port)
+static int ethereal_nl_port_fill(struct sk_buff *msg, const struct ethereal_port *port)
 {
 	u64 sum[ETHEREAL_N_COUNTERS];
 	struct nlattr *nest;
@@ -59,7 +61,7 @@ static int ethereal_fill_port(struct sk_buff *msg, const struct ethereal_port *p
 	    nla_put_u8(msg, ETHEREAL_PORT_A_KEYED, !!port->link_key) ||
 	    (port->link_key &&
 	     nla_put_u8(msg, ETHEREAL_PORT_A_KEY_VERIFIED, ethereal_port_key_verified(port))) ||
-	    ethereal_put_stats(msg, ETHEREAL_PORT_A_STATS, sum))
+	    ethereal_nl_put_stats(msg, ETHEREAL_PORT_A_STATS, sum))
 		return -EMSGSIZE;
 	if (port->role == ETHEREAL_PORT_TRUNK && ethereal_port_link_sw_alive(port) &&
 	    (nla_put(msg, ETHEREAL_PORT_A_SWITCH, ETH_ALEN, port->link_sw_id) ||
@@ -72,13 +74,13 @@ static int ethereal_fill_port(struct sk_buff *msg, const struct ethereal_port *p
 }
 
 /* For replies and dumps: a trunk's hellos change what it shows. */
-static int ethereal_fill_port_obj(struct sk_buff *msg, const void *obj)
+static int ethereal_nl_port_fill_obj(struct sk_buff *msg, const void *obj)
 {
 	const struct ethereal_port *port = obj;
 	int err;
 
 	ethereal_switch_lock(port->sw);
-	err = ethereal_fill_port(msg, port);
+	err = ethereal_nl_port_fill(msg, port);
 	ethereal_switch_unlock(port->sw);
 	return err;
 }
@@ -89,7 +91,7 @@ static struct ethereal_port *ethereal_nl_port_req(struct genl_info *info,
 	struct nlattr *nest = info->attrs[ETHEREAL_A_PORT];
 
 	if (GENL_REQ_ATTR_CHECK(info, ETHEREAL_A_PORT) ||
-	    ethereal_nl_nest(tb, ETHEREAL_PORT_A_MAX, nest, ethereal_port_policy, info) ||
+	    ethereal_nl_nest(tb, ETHEREAL_PORT_A_MAX, nest, ethereal_nl_port_policy, info) ||
 	    NL_REQ_ATTR_CHECK(info->extack, nest, tb, ETHEREAL_PORT_A_IFINDEX))
 		return ERR_PTR(-EINVAL);
 	return ethereal_nl_port(genl_info_net(info), tb[ETHEREAL_PORT_A_IFINDEX],
@@ -106,7 +108,7 @@ int ethereal_nl_port_get(struct sk_buff *skb, struct genl_info *info)
 	port = ethereal_nl_port_req(info, tb);
 	err = IS_ERR(port) ? PTR_ERR(port) :
 		ethereal_nl_reply(info, ETHEREAL_CMD_PORT_GET,
-				  ethereal_fill_port_obj, port);
+				  ethereal_nl_port_fill_obj, port);
 	rtnl_unlock();
 	return err;
 }
@@ -156,23 +158,23 @@ out:
 	return err;
 }
 
-static int ethereal_dump_port(struct sk_buff *skb, struct netlink_callback *cb,
-			      struct ethereal_port *port)
+static int ethereal_nl_port_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+				     struct ethereal_port *port)
 {
 	return ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_PORT_GET,
-				    ethereal_fill_port_obj, port);
+				    ethereal_nl_port_fill_obj, port);
 }
 
 int ethereal_nl_port_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct ethereal_dump_filter f;
+	struct ethereal_nl_dump_filter f;
 	int err;
 
 	rtnl_lock();
 	cb->seq = ethereal_pernet(sock_net(cb->skb->sk))->gen;
-	err = ethereal_dump_filter(cb, &f, false);
+	err = ethereal_nl_dump_filter(cb, &f, false);
 	if (!err)
-		ethereal_dump_ports(skb, cb, &f, ethereal_dump_port);
+		ethereal_nl_dump_ports(skb, cb, &f, ethereal_nl_port_dump_one);
 	rtnl_unlock();
 	return err ? err : skb->len;
 }

@@ -13,8 +13,8 @@
 #include "stats.h"
 #include "switch.h"
 
-static int ethereal_put_sig_time(struct sk_buff *msg, int attr,
-				 const struct ethereal_sig_time *t)
+static int ethereal_nl_switch_put_sig_time(struct sk_buff *msg, int attr,
+					   const struct ethereal_sig_time *t)
 {
 	return nla_put_u64_64bit(msg, attr, t->n, ETHEREAL_SIG_STATS_A_PAD) ||
 	       nla_put_u64_64bit(msg, attr + 1, t->n ? div64_u64(t->sum, t->n) : 0,
@@ -23,7 +23,7 @@ static int ethereal_put_sig_time(struct sk_buff *msg, int attr,
 }
 
 /* Each signaling counter's attribute. */
-static const u16 ethereal_sigc_attr[ETHEREAL_SIGC_N] = {
+static const u16 ethereal_nl_switch_sigc_attr[ETHEREAL_SIGC_N] = {
 	[ETHEREAL_SIGC_RX] = ETHEREAL_SIG_STATS_A_RX,
 	[ETHEREAL_SIGC_TX] = ETHEREAL_SIG_STATS_A_TX,
 	[ETHEREAL_SIGC_ACCEPTED] = ETHEREAL_SIG_STATS_A_ACCEPTED,
@@ -47,7 +47,7 @@ static const u16 ethereal_sigc_attr[ETHEREAL_SIGC_N] = {
 	[ETHEREAL_SIGC_RTNL_RUNS] = ETHEREAL_SIG_STATS_A_RTNL_RUNS,
 };
 
-static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
+static int ethereal_nl_switch_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
 {
 	struct nlattr *nest;
 	int i;
@@ -56,19 +56,19 @@ static int ethereal_put_sig(struct sk_buff *msg, const struct ethereal_sig *sig)
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < ETHEREAL_SIGC_N; i++)
-		if (nla_put_u64_64bit(msg, ethereal_sigc_attr[i],
+		if (nla_put_u64_64bit(msg, ethereal_nl_switch_sigc_attr[i],
 				      atomic_long_read(&sig->c[i]), ETHEREAL_SIG_STATS_A_PAD))
 			return -EMSGSIZE;
 	if (nla_put_u32(msg, ETHEREAL_SIG_STATS_A_PENDING, sig->n_pending) ||
 	    nla_put_u32(msg, ETHEREAL_SIG_STATS_A_NEIGH, READ_ONCE(sig->n_neigh)) ||
-	    ethereal_put_sig_time(msg, ETHEREAL_SIG_STATS_A_SETUP_HIT_N, &sig->t_hit) ||
-	    ethereal_put_sig_time(msg, ETHEREAL_SIG_STATS_A_SETUP_MISS_N, &sig->t_miss))
+	    ethereal_nl_switch_put_sig_time(msg, ETHEREAL_SIG_STATS_A_SETUP_HIT_N, &sig->t_hit) ||
+	    ethereal_nl_switch_put_sig_time(msg, ETHEREAL_SIG_STATS_A_SETUP_MISS_N, &sig->t_miss))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
 }
 
-static int ethereal_fill_switch(struct sk_buff *msg, const struct ethereal_switch *sw)
+static int ethereal_nl_switch_fill(struct sk_buff *msg, const struct ethereal_switch *sw)
 {
 	u64 sum[ETHEREAL_N_COUNTERS] = {}, v[ETHEREAL_N_COUNTERS];
 	struct ethereal_port *port;
@@ -84,12 +84,12 @@ static int ethereal_fill_switch(struct sk_buff *msg, const struct ethereal_switc
 	    nla_put_u32(msg, ETHEREAL_A_N_PORTS, sw->n_ports) ||
 	    nla_put_u32(msg, ETHEREAL_A_N_CONNS, sw->n_conns) ||
 	    nla_put_u32(msg, ETHEREAL_A_LIFETIME, sw->sig.lifetime_ms) ||
-	    ethereal_put_sig(msg, &sw->sig))
+	    ethereal_nl_switch_put_sig(msg, &sw->sig))
 		return -EMSGSIZE;
-	return ethereal_put_stats(msg, ETHEREAL_A_STATS, sum);
+	return ethereal_nl_put_stats(msg, ETHEREAL_A_STATS, sum);
 }
 
-int ethereal_nl_attach(struct sk_buff *skb, struct genl_info *info)
+int ethereal_nl_switch_attach(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net_device *br;
 	int err;
@@ -132,13 +132,13 @@ out:
 }
 
 /* For replies and dumps, which hold RTNL only: signaling changes some of it. */
-static int ethereal_fill_switch_obj(struct sk_buff *msg, const void *obj)
+static int ethereal_nl_switch_fill_obj(struct sk_buff *msg, const void *obj)
 {
 	struct ethereal_switch *sw = (struct ethereal_switch *)obj;
 	int err;
 
 	ethereal_switch_lock(sw);
-	err = ethereal_fill_switch(msg, sw);
+	err = ethereal_nl_switch_fill(msg, sw);
 	ethereal_switch_unlock(sw);
 	return err;
 }
@@ -155,7 +155,7 @@ int ethereal_nl_switch_get(struct sk_buff *skb, struct genl_info *info)
 				info->extack);
 	err = IS_ERR(sw) ? PTR_ERR(sw) :
 		ethereal_nl_reply(info, ETHEREAL_CMD_SWITCH_GET,
-				  ethereal_fill_switch_obj, sw);
+				  ethereal_nl_switch_fill_obj, sw);
 	rtnl_unlock();
 	return err;
 }
@@ -172,7 +172,7 @@ int ethereal_nl_switch_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		if (i++ < cb->args[0])
 			continue;
 		if (ethereal_nl_dump_one(skb, cb, ETHEREAL_CMD_SWITCH_GET,
-					 ethereal_fill_switch_obj, sw))
+					 ethereal_nl_switch_fill_obj, sw))
 			break;
 		cb->args[0] = i;
 	}
