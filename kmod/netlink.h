@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* netlink.c: the generic netlink family, and its monitor events */
+/* netlink.c: the generic netlink family; netlink_conn.c: its monitor events */
 #ifndef _ETHEREAL_NETLINK_H
 #define _ETHEREAL_NETLINK_H
 

@@ -24,7 +24,7 @@ struct ethereal_switch;
 struct netlink_ext_ack;
 struct sk_buff;
 
-/* Signaling counters (ETHEREAL_SIG_STATS_A_*: netlink.c maps them). */
+/* Signaling counters (ETHEREAL_SIG_STATS_A_*: netlink_switch.c maps them). */
 enum ethereal_sig_counter {
 	ETHEREAL_SIGC_RX,
 	ETHEREAL_SIGC_TX,
