@@ -17,6 +17,7 @@
 #include "conn.h"
 #include "main.h"
 #include "neigh.h"
+#include "sch_ethereal_port.h"
 #include "netlink.h"
 #include "sigmsg.h"
 #include "signaling.h"
@@ -326,7 +327,8 @@ static int ethereal_fill_conn(struct sk_buff *msg, const struct ethereal_conn *c
 			  time_after(conn->sig.deadline, jiffies) ?
 			  jiffies_to_msecs(conn->sig.deadline - jiffies) : 0) ||
 	      nla_put_u16(msg, ETHEREAL_CONN_A_DPORT, conn->sig.dport))) ||
-	    ethereal_put_stats(msg, ETHEREAL_CONN_A_STATS, sum))
+	    ethereal_put_stats(msg, ETHEREAL_CONN_A_STATS, sum) ||
+	    ethereal_sched_put_hop(msg, conn))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
