@@ -111,6 +111,7 @@ declare -gA _lp_cmd _lp_nice _lp_pid _lp_port_rx
 lp_recv() {
 	local name=$1 h=$2 port=$3 f=$_lp_dir/$1
 	shift 3
+	_lp_mon_start
 	# not through on(): a function in the background is a subshell, and
 	# $! would not be rtperf's pid (ip netns exec execs it)
 	ip netns exec "$(ns_of "$h")" rtperf recv -j -o "$f.csv" "$@" "$port" \
@@ -154,6 +155,7 @@ lp_send_rt() {
 lp_open() {
 	local h=$1 f=$_lp_dir/open-$1
 	shift
+	_lp_mon_start
 	rm -f "$f" "$f.pid"
 	on "$h" sh -c 'echo $$ >"$0.pid"; s=$1; shift; exec rtcd -S "$s" -i eth0 open "$@"' "$f" \
 		"$(rtcd_sock "$h")" "$@" >"$f" 2>&1 &
@@ -185,18 +187,58 @@ _lp_has() {
 # lp_why TEXT: the run is not valid, for that reason (rtperf analyze reads it)
 lp_why() { echo "$*" >>"$_lp_dir/why"; }
 
+# _lp_mon_start: under EtheReal (bench_config's BENCH_ETHEREAL_SWS), each
+# switch's monitor, whose events of the run's connections, as they go,
+# carry what the switch measured of their frames (etherealctl -s):
+# hops-SW.json, which rtperf analyze reads. Once a run, by the first of
+# lp_recv, lp_open, lp_go. _lp_mon_stop: once every connection it saw set
+# up has gone (5 s at most), each one stopped.
+_lp_mon=()
+_lp_mon_start() {
+	local sw
+	[ ${#_lp_mon[@]} -eq 0 ] || return 0
+	for sw in ${BENCH_ETHEREAL_SWS:-}; do
+		# not through on(): $! must be etherealctl's pid
+		ip netns exec "$(ns_of "$sw")" etherealctl -j -s monitor \
+			>"$_lp_dir/hops-$sw.json" 2>/dev/null &
+		_lp_mon+=($!)
+	done
+}
+_lp_mon_stop() {
+	local sw f i l up
+	[ ${#_lp_mon[@]} -gt 0 ] || return 0
+	for sw in ${BENCH_ETHEREAL_SWS:-}; do
+		f=$_lp_dir/hops-$sw.json
+		for ((i = 0; i < 50; i++)); do
+			up=0
+			while read -r l; do
+				case $l in
+				*'"event":"accepted"'*) up=$((up + 1)) ;;
+				*'"event":"teardown"'*) up=$((up - 1)) ;;
+				esac
+			done <"$f"
+			[ $up -le 0 ] && break
+			sleep 0.1
+		done
+	done
+	kill -INT "${_lp_mon[@]}" 2>/dev/null
+	wait "${_lp_mon[@]}" 2>/dev/null
+	_lp_mon=()
+}
+
 # lp_go: the run: waits for the receivers to listen, starts the senders,
 # which set up (socket, reservation) and say they are ready, then releases
 # them together with a start time 0.2 s on (rtperf send --start: every
 # schedule starts at that instant), waits for them, gives what is still
-# queued BENCH_DRAIN to arrive, stops the receivers and gives the
-# reservations held with lp_open back
+# queued BENCH_DRAIN to arrive, stops the receivers, gives the
+# reservations held with lp_open back and stops the switches' monitors
 lp_go() {
 	local n h d p fd i t rc=0 lock=$_lp_dir/go pids=() args prio
 	for n in "${_lp_rx[@]}"; do
 		_bench_wait_for "$_lp_dir/$n.rxerr" listening 10 ||
 			lp_why "receiver $n did not listen: $(head -n 2 "$_lp_dir/$n.rxerr")"
 	done
+	_lp_mon_start
 	: >"$lock"
 	exec {fd}>"$lock"
 	flock -x "$fd"
@@ -233,6 +275,7 @@ lp_go() {
 	sleep "$BENCH_DRAIN"
 	_lp_reap_rx
 	lp_close_all
+	_lp_mon_stop
 	lp_reap
 	return $rc
 }
@@ -243,6 +286,7 @@ lp_abort() {
 	lp_why "$*"
 	_lp_reap_rx
 	lp_close_all
+	_lp_mon_stop
 	lp_reap
 }
 

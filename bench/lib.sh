@@ -301,9 +301,11 @@ _bench_clear_cmd="$_bench_detach_cmd; peer clear br0"
 # br0 of every switch SW as CONFIG, ports at the link rate BENCH_LINK:
 #   ethereal-paced, ethereal-cyclic   tc-configs/ethereal-switch (ports
 #       named trk* as trunks, rt-limit BENCH_RT_LIMIT, default 60%, each
-#       port's delay budget BENCH_DELAY, default auto: a loose bound); the
-#       flows are reserved separately: lp_send_rt (through rtcd) or
-#       bench_conn_static. Running rtcds are restarted (rtcd_restart_all).
+#       port's delay budget BENCH_DELAY, default 30ms, see
+#       Documentation/benchmarks.md); the flows are reserved separately:
+#       lp_send_rt (through rtcd) or bench_conn_static. Running rtcds are
+#       restarted (rtcd_restart_all). The switches' monitors then record
+#       each run's connections (lp_go: what they measured, hop by hop).
 #   plain, prio, prio-police, htb, cbs, taprio, fq, fq_codel, pace
 #       tc-configs/peer, the flows DADDR:DPORT:RATE classified as deserving
 #       RATE; pace also paces the hosts (bench_hosts_pace), whose senders
@@ -317,7 +319,7 @@ bench_config() {
 	# the same handle: clear first.
 	case $cfg in
 	ethereal-paced|ethereal-cyclic)
-		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%} -d ${BENCH_DELAY:-auto}"
+		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%} -d ${BENCH_DELAY:-30ms}"
 		cmd+=' $(cd /sys/class/net/br0/brif && for p in trk*; do [ -e "$p" ] && echo "-t $p"; done) br0'
 		;;
 	plain|prio|prio-police|htb|cbs|taprio|fq|fq_codel|pace)
@@ -332,7 +334,11 @@ bench_config() {
 			return 1
 		}
 	done
-	if bench_is_ethereal "$cfg"; then rtcd_restart_all || return 1; fi
+	BENCH_ETHEREAL_SWS=
+	if bench_is_ethereal "$cfg"; then
+		BENCH_ETHEREAL_SWS=$sws
+		rtcd_restart_all || return 1
+	fi
 	bench_hosts_pace "$([ "$cfg" = pace ] && echo on || echo off)"
 }
 

@@ -218,6 +218,8 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 			json_object_set_new(o, "expires_ms", json_integer(
 				mnl_attr_get_u32(c[ETHEREAL_CONN_A_EXPIRES])));
 		conn_delay_json(o, c);
+		if (c[ETHEREAL_CONN_A_HOP])
+			json_object_set_new(o, "measured", conn_hop_json(c[ETHEREAL_CONN_A_HOP]));
 		if (ctl.details) {
 			json_object_set_new(o, "ifindex",
 					    json_integer(u32_attr(c[ETHEREAL_CONN_A_IN_IFINDEX])));
@@ -247,6 +249,8 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	if (c[ETHEREAL_CONN_A_EXPIRES])
 		printf(" expires %.1fs", mnl_attr_get_u32(c[ETHEREAL_CONN_A_EXPIRES]) / 1000.0);
 	conn_delay_print(c);
+	if (c[ETHEREAL_CONN_A_HOP])
+		conn_hop_print(c[ETHEREAL_CONN_A_HOP]);
 	if (ctl.details)
 		printf(" index %u out-index %u", u32_attr(c[ETHEREAL_CONN_A_IN_IFINDEX]),
 		       u32_attr(c[ETHEREAL_CONN_A_OUT_IFINDEX]));

@@ -90,6 +90,8 @@ json_t *rate_json(uint64_t bits_per_sec);
  */
 void conn_delay_print(const struct nlattr **c);
 void conn_delay_json(json_t *o, const struct nlattr **c);
+void conn_hop_print(const struct nlattr *nest);
+json_t *conn_hop_json(const struct nlattr *nest);
 void out_add(json_t *obj);
 void out_flush(void);
 const char *stp_state_name(uint8_t state);

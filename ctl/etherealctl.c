@@ -334,6 +334,44 @@ void conn_delay_json(json_t *o, const struct nlattr **c)
 			(json_int_t)mnl_attr_get_u64(c[ETHEREAL_CONN_A_PATH_DELAY])));
 }
 
+static uint64_t hop_attr(const struct nlattr **h, int type)
+{
+	return h[type] ? mnl_attr_get_u64(h[type]) : 0;
+}
+
+/* What the output port measured of its frames' delays (ETHEREAL_CONN_A_HOP). */
+void conn_hop_print(const struct nlattr *nest)
+{
+	const struct nlattr *h[ETHEREAL_HOP_A_MAX + 1];
+	char max[32], on_time[32];
+
+	enl_nest_table(nest, h, ETHEREAL_HOP_A_MAX);
+	format_time(hop_attr(h, ETHEREAL_HOP_A_DELAY_MAX), max, sizeof(max));
+	format_time(hop_attr(h, ETHEREAL_HOP_A_ON_TIME_MAX), on_time, sizeof(on_time));
+	printf(" measured %llu max %s on-time %s over %llu broken %llu",
+	       (unsigned long long)hop_attr(h, ETHEREAL_HOP_A_FRAMES), max, on_time,
+	       (unsigned long long)hop_attr(h, ETHEREAL_HOP_A_OVER),
+	       (unsigned long long)hop_attr(h, ETHEREAL_HOP_A_OVER_ON_TIME));
+}
+
+json_t *conn_hop_json(const struct nlattr *nest)
+{
+	const struct nlattr *h[ETHEREAL_HOP_A_MAX + 1];
+	json_t *o;
+
+	enl_nest_table(nest, h, ETHEREAL_HOP_A_MAX);
+	o = json_pack("{s:I, s:I, s:I, s:I, s:I}",
+		      "frames", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_FRAMES),
+		      "max_ns", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_DELAY_MAX),
+		      "on_time_max_ns", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_ON_TIME_MAX),
+		      "over", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_OVER),
+		      "over_on_time", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_OVER_ON_TIME));
+	if (h[ETHEREAL_HOP_A_PROMISE])
+		json_object_set_new(o, "promise_ns", json_integer(
+			(json_int_t)mnl_attr_get_u64(h[ETHEREAL_HOP_A_PROMISE])));
+	return o;
+}
+
 void out_add(json_t *obj)
 {
 	json_array_append_new(ctl.out, obj);

@@ -138,6 +138,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		conn_delay_json(o, c);
 		if (ctl.stats && c[ETHEREAL_CONN_A_STATS])
 			json_object_set_new(o, "stats", stats_json(c[ETHEREAL_CONN_A_STATS]));
+		if (ctl.stats && c[ETHEREAL_CONN_A_HOP])
+			json_object_set_new(o, "measured", conn_hop_json(c[ETHEREAL_CONN_A_HOP]));
 		json_dumpf(o, stdout, JSON_COMPACT);
 		json_decref(o);
 		putchar('\n');
@@ -169,6 +171,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (hop)
 		printf(" hop %u", hop);
 	conn_delay_print(c);
+	if (ctl.stats && c[ETHEREAL_CONN_A_HOP])
+		conn_hop_print(c[ETHEREAL_CONN_A_HOP]);
 	putchar('\n');
 	if (ctl.stats && c[ETHEREAL_CONN_A_STATS])
 		stats_print(c[ETHEREAL_CONN_A_STATS], "    ");

@@ -261,13 +261,24 @@ static int ethereal_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *
 		print_u64(PRINT_ANY, "cycles", " cycles %" PRIu64 " ", st.cycles);
 		print_u64(PRINT_ANY, "overruns", "overruns %" PRIu64 " ", st.overruns);
 		print_u64(PRINT_ANY, "discards", "discards %" PRIu64 " ", st.discards);
-		print_u64(PRINT_ANY, "unmatched", "unmatched %" PRIu64, st.unmatched);
+		print_u64(PRINT_ANY, "unmatched", "unmatched %" PRIu64 " ", st.unmatched);
+		print_ns("late", "late %s", st.late_ns);
 	} else if (xstats && RTA_PAYLOAD(xstats) >= sizeof(struct tc_ethereal_class_xstats)) {
 		struct tc_ethereal_class_xstats cs;
 
 		memcpy(&cs, RTA_DATA(xstats), sizeof(cs));
 		print_s64(PRINT_ANY, "credit", " credit %" PRId64 " ", cs.credit);
 		print_u64(PRINT_ANY, "lag_ns", "lag %" PRIu64 "ns", cs.lag_ns);
+		/* Its frames' delays here against what the port promised it. */
+		print_nl();
+		open_json_object("delay");
+		if (cs.promise_ns)
+			print_ns("promise", " delay promised %s ", cs.promise_ns);
+		print_ns("max", " max %s ", cs.delay_max_ns);
+		print_ns("on_time_max", "on time %s ", cs.on_time_max_ns);
+		print_u64(PRINT_ANY, "over", "over %" PRIu64 " ", cs.over);
+		print_u64(PRINT_ANY, "over_on_time", "on time %" PRIu64, cs.over_on_time);
+		close_json_object();
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include "main.h"
 #include "netlink.h"
 #include "nl.h"
+#include "sch_ethereal_port.h"
 #include "sigmsg.h"
 #include "signaling.h"
 #include "stats.h"
@@ -83,7 +84,8 @@ static int ethereal_nl_conn_fill(struct sk_buff *msg, const struct ethereal_conn
 			  time_after(conn->sig.deadline, jiffies) ?
 			  jiffies_to_msecs(conn->sig.deadline - jiffies) : 0) ||
 	      nla_put_u16(msg, ETHEREAL_CONN_A_DPORT, conn->sig.dport))) ||
-	    ethereal_nl_put_stats(msg, ETHEREAL_CONN_A_STATS, sum))
+	    ethereal_nl_put_stats(msg, ETHEREAL_CONN_A_STATS, sum) ||
+	    ethereal_sched_put_hop(msg, conn))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;

@@ -174,9 +174,11 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 {
 	struct ethereal_sched *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
+	u64 now = ktime_get_ns();
 	struct ethereal_class *cl;
-	u64 now;
 
+	ethereal_cb(skb)->time = now;
+	ethereal_cb(skb)->late = q->x.late_ns;
 	/* The switch's own control frames: ahead of everything, few. */
 	if (skb->priority == ETHEREAL_TC_CONTROL) {
 		if (q->ctl.qlen >= ETHEREAL_CTL_LIMIT) {
@@ -203,7 +205,6 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		q->x.rt_drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	now = ktime_get_ns();
 	if (q->mode == ETHEREAL_MODE_PACED) {
 		u64 tx = ethereal_tx_ns(len, cl->rate);
 		u64 tat = cl->vtime;
@@ -285,7 +286,8 @@ static struct sk_buff *ethereal_class_pop(struct ethereal_class *cl)
 	return skb;
 }
 
-static struct sk_buff *paced_dequeue(struct ethereal_sched *q, u64 now, u64 *next)
+static struct sk_buff *paced_dequeue(struct ethereal_sched *q, u64 now, u64 *next,
+				     struct ethereal_class **clp)
 {
 	struct ethereal_wheel_item *it = ethereal_wheel_pop(&q->wheel, now);
 	struct ethereal_class *cl;
@@ -296,13 +298,15 @@ static struct sk_buff *paced_dequeue(struct ethereal_sched *q, u64 now, u64 *nex
 		return NULL;
 	}
 	cl = container_of(it, struct ethereal_class, item);
+	*clp = cl;
 	skb = ethereal_class_pop(cl);
 	if (cl->q.qlen)
 		ethereal_wheel_add(&q->wheel, &cl->item, ethereal_cb(cl->q.head)->time);
 	return skb;
 }
 
-static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *next)
+static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *next,
+				      struct ethereal_class **clp)
 {
 	struct ethereal_class *cl;
 	struct sk_buff *skb;
@@ -333,6 +337,7 @@ static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *ne
 			list_move_tail(&cl->alist, &q->wait);
 			continue;
 		}
+		*clp = cl;
 		skb = ethereal_class_pop(cl);
 		cl->credit -= qdisc_pkt_len(skb);
 		if (!cl->q.qlen) {
@@ -374,10 +379,50 @@ static struct sk_buff *ethereal_ctl_pop(struct ethereal_sched *q, u64 now)
 	return skb;
 }
 
+/*
+ * The scheduler runs late when the machine stalls (an emulated one, a CPU
+ * taken away): the link then sits free while a frame is due. Such time is
+ * summed in late_ns, against an on-time scheduler's link clock DUE. READY:
+ * when the frame sent NOW was due.
+ */
+static void ethereal_late(struct ethereal_sched *q, u64 now, u64 ready, u64 tx)
+{
+	u64 start = max(q->due, ready);
+
+	if (now > start)
+		q->x.late_ns += now - start;
+	q->due = max(now, start) + tx;
+}
+
+/*
+ * A real-time frame's delay on this port, from when it could go to the
+ * end of its transmission at the port's rate (END), what its bound counts
+ * (bound.h); on time: less what the scheduler's lateness took from it
+ * while it waited, which no bound can cover.
+ */
+static void ethereal_measure(struct ethereal_class *cl, struct sk_buff *skb,
+			     u64 end, u64 late_ns)
+{
+	const struct ethereal_skb_cb *cb = ethereal_cb(skb);
+	u64 d = end > cb->time ? end - cb->time : 0;
+	u64 late = late_ns - cb->late;
+	u64 on_time = d > late ? d - late : 0;
+
+	cl->dl_frames++;
+	cl->dl_max = max(cl->dl_max, d);
+	cl->dl_on_time_max = max(cl->dl_on_time_max, on_time);
+	if (d > cl->promise) {
+		cl->dl_over++;
+		if (on_time > cl->promise)
+			cl->dl_over_on_time++;
+	}
+}
+
 static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 {
 	struct ethereal_sched *q = qdisc_priv(sch);
-	u64 now = ktime_get_ns(), next = U64_MAX;
+	u64 now = ktime_get_ns(), next = U64_MAX, ready, tx;
+	struct ethereal_class *cl = NULL;
 	struct sk_buff *skb;
 
 	if (!sch->q.qlen)
@@ -396,9 +441,9 @@ static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 		goto sent;
 	}
 	if (q->mode == ETHEREAL_MODE_PACED)
-		skb = paced_dequeue(q, now, &next);
+		skb = paced_dequeue(q, now, &next, &cl);
 	else
-		skb = cyclic_dequeue(q, now, &next);
+		skb = cyclic_dequeue(q, now, &next, &cl);
 	if (skb) {
 		q->x.rt_packets++;
 		q->x.rt_bytes += qdisc_pkt_len(skb);
@@ -417,8 +462,15 @@ static struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 		q->x.be_bytes += qdisc_pkt_len(skb);
 	}
 sent:
-	q->link_time = max(q->link_time, now - ETHEREAL_LINK_BURST_NS) +
-		       ethereal_tx_ns(qdisc_pkt_len(skb), q->rate);
+	tx = ethereal_tx_ns(qdisc_pkt_len(skb), q->rate);
+	ready = ethereal_cb(skb)->time;
+	/* Cyclic: a frame that came after its visit was due at the next cycle. */
+	if (cl && q->mode == ETHEREAL_MODE_CYCLIC)
+		ready = max(ready, q->cycle_end - q->cycle);
+	ethereal_late(q, now, ready, tx);
+	if (cl)
+		ethereal_measure(cl, skb, now + tx, q->x.late_ns);
+	q->link_time = max(q->link_time, now - ETHEREAL_LINK_BURST_NS) + tx;
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
 	sch->q.qlen--;

@@ -41,6 +41,13 @@ struct ethereal_class {
 	u64 credit_frac;		/* bit-ns of credit beyond whole bytes */
 	u64 credit_cycle;
 	u64 missed_seen;		/* q->missed when it last got credit */
+	/* Its frames' delays here (ethereal_measure()), and its bound. */
+	u64 promise;			/* ns, U64_MAX: none */
+	u64 dl_frames;
+	u64 dl_max;
+	u64 dl_on_time_max;
+	u64 dl_over;
+	u64 dl_over_on_time;
 	struct gnet_stats_basic_sync bstats;
 	struct gnet_stats_queue qstats;
 };
@@ -59,6 +66,7 @@ struct ethereal_sched {
 	u8 mode;
 
 	u64 link_time;			/* when the link is free */
+	u64 due;			/* when it would be, the scheduler never late */
 	u64 ctl_time;			/* control's bucket: its next frame's time */
 	struct qdisc_skb_head be;
 	u32 be_backlog;
@@ -78,9 +86,12 @@ struct ethereal_sched {
 	struct tc_ethereal_xstats x;
 };
 
-/* A frame's departure time, in the qdisc's private part of skb->cb. */
+/* In the qdisc's private part of skb->cb: */
 struct ethereal_skb_cb {
-	u64 time;
+	u64 time;			/* when it may go: paced real time, its
+					 * shaper's time; others, their arrival
+					 */
+	u64 late;			/* x.late_ns at its arrival */
 };
 
 static inline struct ethereal_skb_cb *ethereal_cb(struct sk_buff *skb)

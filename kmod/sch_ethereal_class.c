@@ -31,6 +31,7 @@ static struct ethereal_class *ethereal_class_new(struct ethereal_sched *q,
 	cl->rate = conn->rate;
 	cl->burst = conn->burst;
 	cl->tau = ethereal_tx_ns(conn->burst, conn->rate);
+	cl->promise = conn->dl_hop;
 	cl->limit = min_t(u64, 2ULL * conn->burst, U32_MAX);
 	ethereal_qhead_init(&cl->q);
 	ethereal_wheel_item_init(&cl->item);
@@ -206,6 +207,11 @@ static int ethereal_dump_class_stats(struct Qdisc *sch, unsigned long arg,
 		xs.lag_ns = now - ethereal_cb(cl->q.head)->time;
 	qs = cl->qstats;
 	qlen = cl->q.qlen;
+	xs.promise_ns = cl->promise == U64_MAX ? 0 : cl->promise;
+	xs.delay_max_ns = cl->dl_max;
+	xs.on_time_max_ns = cl->dl_on_time_max;
+	xs.over = cl->dl_over;
+	xs.over_on_time = cl->dl_over_on_time;
 	sch_tree_unlock(sch);
 	if (gnet_stats_copy_basic(d, NULL, &cl->bstats, true) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qlen) < 0)

@@ -6,6 +6,9 @@
  */
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <net/netlink.h>
+
+#include <linux/ethereal.h>
 
 #include "admit.h"
 #include "conn.h"
@@ -165,4 +168,46 @@ void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *c
 	sch_tree_unlock(q->sch);
 	rtnl_kfree_skbs(to_free, NULL);
 	kfree(cl);
+}
+
+/*
+ * ETHEREAL_CONN_A_HOP: the delays CONN's frames had on its output port,
+ * when the port's scheduler is ours.
+ */
+int ethereal_sched_put_hop(struct sk_buff *msg, const struct ethereal_conn *conn)
+{
+	struct ethereal_sched *q = conn->out->sched;
+	u64 v[ETHEREAL_HOP_A_MAX + 1];
+	struct ethereal_class *cl;
+	struct nlattr *nest;
+	int i;
+
+	ASSERT_RTNL();
+	if (!q)
+		return 0;
+	cl = xa_load(&q->classes, conn->qid);
+	if (!cl)
+		return 0;
+	sch_tree_lock(q->sch);
+	v[ETHEREAL_HOP_A_PROMISE] = cl->promise;
+	v[ETHEREAL_HOP_A_FRAMES] = cl->dl_frames;
+	v[ETHEREAL_HOP_A_DELAY_MAX] = cl->dl_max;
+	v[ETHEREAL_HOP_A_ON_TIME_MAX] = cl->dl_on_time_max;
+	v[ETHEREAL_HOP_A_OVER] = cl->dl_over;
+	v[ETHEREAL_HOP_A_OVER_ON_TIME] = cl->dl_over_on_time;
+	sch_tree_unlock(q->sch);
+
+	nest = nla_nest_start(msg, ETHEREAL_CONN_A_HOP);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = ETHEREAL_HOP_A_PROMISE; i <= ETHEREAL_HOP_A_MAX; i++) {
+		if (i == ETHEREAL_HOP_A_PROMISE && v[i] == U64_MAX)
+			continue;
+		if (nla_put_u64_64bit(msg, i, v[i], ETHEREAL_HOP_A_PAD)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(msg, nest);
+	return 0;
 }

@@ -12,6 +12,7 @@
 struct ethereal_conn;
 struct ethereal_limits;
 struct ethereal_port;
+struct sk_buff;
 
 /* sch_ethereal.c */
 int ethereal_sched_register(void);
@@ -24,5 +25,6 @@ int ethereal_sched_mtu_fits(struct ethereal_port *port, u32 mtu);
 u64 ethereal_sched_rate(const struct ethereal_port *port);
 int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn);
 void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn);
+int ethereal_sched_put_hop(struct sk_buff *msg, const struct ethereal_conn *conn);
 
 #endif /* _ETHEREAL_SCH_PORT_H */

@@ -5,7 +5,8 @@
  * what one run's rtperf processes wrote: NAME.tx (a sender's JSON report),
  * RX.rx (a receiver's JSON report) and RX.csv (its datagrams, recv -o),
  * and optionally "why", a line saying the run went wrong before it was
- * measured. Per run: the flows' common steady-state window, each flow's
+ * measured, and hops-SWITCH.json, what each switch measured of the reserved
+ * flows (hops.h). Per run: the flows' common steady-state window, each flow's
  * rate, loss, delays and IPDV in it, and whether the run is valid; over
  * the valid runs: means with 95% confidence intervals, pooled
  * percentiles and CDFs, per flow and per class, and Jain's index of each
@@ -25,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hops.h"
+#include "ids.h"
 #include "rtperf.h"
 
 /* -F NAME:RX:FLOW:CLASS[:OFFERED[:RESERVED[:FLAGS]]] */
@@ -52,6 +55,9 @@ struct frun {
 	/* a reservation's contract and bound (rttr_info()); bound NAN: none */
 	double bound, res_rate, res_burst, res_max_pkt, res_hops;
 	char pacing[8];
+	/* what the switches measured of its frames (hops.h) */
+	struct rtperf_hop hops[RTPERF_MAX_HOPS];
+	size_t nhops;
 	uint64_t size;			/* UDP payload bytes */
 	struct rtperf_dist net, app;	/* in the window */
 	double *vnet, *vapp;		/* the window's delays, ns */
@@ -185,10 +191,17 @@ static int64_t jint(json_t *o, const char *key)
 	return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
 }
 
-/* A sender's reservation (rtperf send's JSON): contract and delay bound. */
-static void reservation_load(json_t *res, struct frun *fr)
+/*
+ * A sender's reservation (rtperf send's JSON TX): contract and delay
+ * bound, and what the switches of the run in DIR measured of it.
+ */
+static void reservation_load(const char *dir, json_t *tx, struct frun *fr)
 {
+	json_t *res = json_object_get(tx, "reservation");
 	json_t *p = json_object_get(res, "pacing");
+	const char *id = json_string_value(json_object_get(res, "id"));
+	const char *daddr = json_string_value(json_object_get(tx, "daddr"));
+	uint16_t cid;
 
 	fr->bound = NAN;
 	if (!json_is_object(res))
@@ -201,6 +214,9 @@ static void reservation_load(json_t *res, struct frun *fr)
 	fr->res_max_pkt = jnum(res, "max_pkt");
 	fr->res_hops = jnum(res, "hops");
 	snprintf(fr->pacing, sizeof(fr->pacing), "%s", json_is_string(p) ? json_string_value(p) : "");
+	if (id && daddr && !parse_conn_id(id, &cid))
+		fr->nhops = rtperf_hops_load(dir, daddr, (long)jint(tx, "dport"), cid, fr->hops,
+					     RTPERF_MAX_HOPS);
 }
 
 static void rx_load(const char *dir, const char *rx, struct rxdata *d)
@@ -431,7 +447,7 @@ static void run_load(struct run *run, const struct opts *o)
 		fr->enobufs = (uint64_t)jint(tx, "enobufs");
 		fr->first = jint(tx, "first_ns");
 		fr->last = jint(tx, "last_ns");
-		reservation_load(json_object_get(tx, "reservation"), fr);
+		reservation_load(run->dir, tx, fr);
 		json_decref(tx);
 		first[k] = fr->first;
 		last[k++] = fr->last;
@@ -740,21 +756,77 @@ static json_t *jrate(double v)
 	return isfinite(v) ? json_integer((json_int_t)llround(v)) : json_null();
 }
 
+/* A hop over the valid runs: the largest of each run's, the counts added. */
+static void hop_add(struct rtperf_hop *acc, size_t *n, const struct rtperf_hop *h)
+{
+	size_t k;
+
+	for (k = 0; k < *n && strcmp(acc[k].sw, h->sw); k++)
+		;
+	if (k == *n) {
+		if (*n == RTPERF_MAX_HOPS)
+			return;
+		acc[(*n)++] = *h;
+		return;
+	}
+	acc[k].promise = isfinite(acc[k].promise) && !(h->promise < acc[k].promise) ?
+			 acc[k].promise : h->promise;
+	acc[k].max = fmax(acc[k].max, h->max);
+	acc[k].on_time_max = fmax(acc[k].on_time_max, h->on_time_max);
+	acc[k].frames += h->frames;
+	acc[k].over += h->over;
+	acc[k].over_on_time += h->over_on_time;
+}
+
+/* The switches' part: each hop's largest delay against its promise. */
+static json_t *hops_json(const struct rtperf_hop *h, size_t n, double *ratio, double *on_time)
+{
+	json_t *a = json_array();
+	size_t k;
+
+	*ratio = *on_time = NAN;
+	for (k = 0; k < n; k++) {
+		double r = h[k].max / h[k].promise, ro = h[k].on_time_max / h[k].promise;
+
+		if (isfinite(r) && !(r <= *ratio))
+			*ratio = r;
+		if (isfinite(ro) && !(ro <= *on_time))
+			*on_time = ro;
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I}",
+			"switch", h[k].sw, "out", h[k].out,
+			"promise_us", jreal(h[k].promise, 1000, 1),
+			"max_us", jreal(h[k].max, 1000, 1),
+			"on_time_max_us", jreal(h[k].on_time_max, 1000, 1),
+			"ratio", jreal(r, 1, 3), "on_time_ratio", jreal(ro, 1, 3),
+			"frames", (json_int_t)h[k].frames, "over", (json_int_t)h[k].over,
+			"over_on_time", (json_int_t)h[k].over_on_time));
+	}
+	return a;
+}
+
 /*
  * Flow I's delay bound against its delays, over the valid runs that had
  * one: each run's largest delay (every datagram, the warm-up's too) set
- * against that run's bound; null when no valid run had a bound. The
- * measured delay is socket to socket, the bound the network's
- * (Documentation/delay-bounds.md): the hosts' part counts against it.
+ * against that run's bound; null when no valid run had a bound. That delay
+ * is socket to socket, the bound the network's
+ * (Documentation/delay-bounds.md): both hosts' stacks count against it.
+ * Where the switches said what they measured (hops), each hop's largest
+ * delay stands against its promise, and the bound is kept when no switch
+ * had a frame over its promise with its machine's stalls taken away
+ * (broken_runs); without them, when no run's socket-to-socket maximum
+ * went above the bound.
  */
 static json_t *bound_json(const struct run *runs, size_t nruns, const int *valid, size_t i)
 {
-	double bound = 0, max = 0, ratio = 0;
-	size_t r, n = 0, over = 0;
+	struct rtperf_hop hops[RTPERF_MAX_HOPS];
+	double bound = 0, max = 0, ratio = 0, sw_ratio, sw_on_time;
+	size_t r, k, n = 0, over = 0, broken = 0, measured = 0, nh = 0;
 	const struct frun *c = NULL;
+	json_t *o;
 
 	for (r = 0; r < nruns; r++) {
 		const struct frun *f = &runs[r].f[i];
+		int b = 0;
 
 		if (!valid[r] || !f->sent_ok || !(f->bound > 0))
 			continue;
@@ -765,17 +837,30 @@ static json_t *bound_json(const struct run *runs, size_t nruns, const int *valid
 		max = f->max_all > max ? f->max_all : max;
 		ratio = f->max_all / f->bound > ratio ? f->max_all / f->bound : ratio;
 		over += f->max_all > f->bound;
+		measured += f->nhops > 0;
+		for (k = 0; k < f->nhops; k++) {
+			hop_add(hops, &nh, &f->hops[k]);
+			b |= f->hops[k].over_on_time > 0;
+		}
+		broken += b;
 	}
 	if (!c)
 		return json_null();
-	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o, s:o, s:o, s:s}}",
-			 "name", specs[i].name, "class", specs[i].class,
-			 "delay_bound_us", jreal(bound, 1000, 1), "delay_max_us", jreal(max, 1000, 1),
-			 "ratio", jreal(ratio, 1, 3), "runs", (json_int_t)n,
-			 "exceeded_runs", (json_int_t)over, "kept", !over,
-			 "contract", "rate_bps", jrate(c->res_rate), "burst", jrate(c->res_burst),
-			 "max_pkt", jrate(c->res_max_pkt), "hops", jrate(c->res_hops),
-			 "pacing", c->pacing);
+	o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:b, s:{s:o, s:o, s:o, s:o, s:s}}",
+		      "name", specs[i].name, "class", specs[i].class,
+		      "delay_bound_us", jreal(bound, 1000, 1), "delay_max_us", jreal(max, 1000, 1),
+		      "ratio", jreal(ratio, 1, 3), "runs", (json_int_t)n,
+		      "exceeded_runs", (json_int_t)over, "kept", measured ? !broken : !over,
+		      "contract", "rate_bps", jrate(c->res_rate), "burst", jrate(c->res_burst),
+		      "max_pkt", jrate(c->res_max_pkt), "hops", jrate(c->res_hops),
+		      "pacing", c->pacing);
+	json_object_set_new(o, "hops", hops_json(hops, nh, &sw_ratio, &sw_on_time));
+	json_object_set_new(o, "switch_ratio", jreal(sw_ratio, 1, 3));
+	json_object_set_new(o, "switch_on_time_ratio", jreal(sw_on_time, 1, 3));
+	json_object_set_new(o, "measured_runs", json_integer((json_int_t)measured));
+	json_object_set_new(o, "broken_runs", json_integer((json_int_t)broken));
+	json_object_set_new(o, "failed_runs", json_integer((json_int_t)(measured ? broken : over)));
+	return o;
 }
 
 static void report(struct run *runs, size_t nruns, const struct opts *o)
@@ -838,7 +923,7 @@ static void report(struct run *runs, size_t nruns, const struct opts *o)
 		json_t *b = bound_json(runs, nruns, valid, i);
 
 		if (json_is_object(b)) {
-			over += (uint64_t)json_integer_value(json_object_get(b, "exceeded_runs"));
+			over += (uint64_t)json_integer_value(json_object_get(b, "failed_runs"));
 			json_array_append(bounds, b);
 		}
 		json_object_set_new(f, "bound", b);

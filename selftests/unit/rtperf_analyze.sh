@@ -9,7 +9,8 @@
 # drop, flows that barely overlapped, a run that gave up), estimates over
 # the valid runs only, with Student's interval, Jain's index of a class,
 # departures skipped after stalls counted, a reserved flow's largest delay
-# against its delay bound, and the export.
+# against its delay bound, what the switches measured of it hop by hop
+# (their monitors' events, followed along the path), and the export.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
@@ -77,7 +78,28 @@ run "$D/r6" 200; sender "$D/r6" a 1000 1 0 0 5		# a: 200 us, 5 skipped
 reserve "$D/r6" 150					# above its bound
 run "$D/r7"; echo "no reservation" >"$D/r7/why"	# gave up
 
-ktap_begin 11
+# hops DIR SW2_MAX_MS SW2_ON_TIME_MS SW2_BROKEN: flow a reserved as 03:01
+# to 10.0.0.3:5000 through sw1 (output ID 7) and sw2 (to the receiver),
+# each promising 21 ms, as their monitors (etherealctl -j -s) saw it go;
+# beside it at sw1 another flow's connection with ID 7, to port 5001
+hops() {
+	run "$1"; reserve "$1" 150
+	jq -c '.daddr = "10.0.0.3" | .dport = 5000 | .reservation.id = "03:01"' "$1/a.tx" \
+		>"$1/a.tx.new" && mv "$1/a.tx.new" "$1/a.tx"
+	local m='"promise_ns":21000000'
+	cat >"$1/hops-sw1.json" <<-EOT
+	{"event":"added","bridge":"br0","dev":"swp1","id":769,"out":"trk2","outid":7,"rate":1125000,"daddr":"10.0.0.3","dport":5000,"measured":{"frames":0,"max_ns":0,"on_time_max_ns":0,"over":0,"over_on_time":0,$m}}
+	{"event":"teardown","bridge":"br0","dev":"swp2","id":7,"out":"trk2","outid":8,"rate":1125000,"daddr":"10.0.0.3","dport":5001,"measured":{"frames":900,"max_ns":90000000,"on_time_max_ns":90000000,"over":9,"over_on_time":9,$m}}
+	{"event":"teardown","bridge":"br0","dev":"swp1","id":769,"out":"trk2","outid":7,"rate":1125000,"daddr":"10.0.0.3","dport":5000,"measured":{"frames":900,"max_ns":3000000,"on_time_max_ns":3000000,"over":0,"over_on_time":0,$m}}
+	EOT
+	cat >"$1/hops-sw2.json" <<-EOT
+	{"event":"teardown","bridge":"br0","dev":"trk1","id":7,"out":"swp3","lladdr":"02:00:00:00:00:03","rate":1125000,"daddr":"10.0.0.3","dport":5000,"measured":{"frames":900,"max_ns":$(($2 * MS)),"on_time_max_ns":$(($3 * MS)),"over":2,"over_on_time":$4,$m}}
+	EOT
+}
+hops "$D/h1" 25 20 0					# sw2 over during stalls only
+hops "$D/h2" 24 22 1					# sw2 over, not a stall
+
+ktap_begin 13
 out=$("$rtperf" analyze -w 0.1 -S 2 -o "$D/export.csv" -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 \
 	"$D"/r?)
 rc=$?
@@ -134,6 +156,17 @@ check "a reserved flow: its largest delay beside its bound, a run above it count
 	     and .ratio == 1.333 and .runs == 2 and .exceeded_runs == 1 and .kept == false
 	     and .contract.rate_bps == 9000000 and .contract.pacing == "packet")
 	and .flows[0].bound == .bounds[0]'
+out=$("$rtperf" analyze -w 0.1 -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 "$D/h1")
+check "hop by hop: what each switch measured, stalls told apart, bound kept" '
+	.bounds[0] | .kept == true and .failed_runs == 0 and .measured_runs == 1
+	and ([.hops[] | [.switch, .out, .promise_us, .max_us, .on_time_max_us, .over, .over_on_time]]
+	     == [["sw1", "trk2", 21000, 3000, 3000, 0, 0], ["sw2", "swp3", 21000, 25000, 20000, 2, 0]])
+	and .switch_ratio == 1.19 and .switch_on_time_ratio == 0.952 and .ratio == 0.667'
+out=$("$rtperf" analyze -w 0.1 -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 "$D/h1" "$D/h2")
+check "hop by hop over two runs: the largest of each, a frame over its promise on time breaks it" '
+	.bounds_exceeded == 1 and (.bounds[0] | .kept == false and .broken_runs == 1
+	and .exceeded_runs == 0 and .hops[1].max_us == 25000 and .hops[1].on_time_max_us == 22000
+	and .hops[1].over == 4 and .hops[1].over_on_time == 1 and .hops[1].frames == 1800)'
 ktap_result "the export: every datagram of every run, tagged with the run" \
 	"$([ "$(head -n 1 "$D/export.csv")" = run,rx,flow,seq,sched_ns,tx_ns,rx_ns,size ] &&
 	   [ "$(grep -c '^6,rx,1,' "$D/export.csv")" = 1000 ] &&

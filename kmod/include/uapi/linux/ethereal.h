@@ -210,10 +210,40 @@ enum ethereal_conn_attr {
 					 * told the source (signaled, replies;
 					 * absent: unknown or none)
 					 */
+	ETHEREAL_CONN_A_HOP,		/* nest: enum ethereal_hop_attr, the
+					 * delays its frames had on the output
+					 * port (replies; absent: not scheduled
+					 * by the ethereal qdisc)
+					 */
 	__ETHEREAL_CONN_A_MAX
 };
 
 #define ETHEREAL_CONN_A_MAX (__ETHEREAL_CONN_A_MAX - 1)
+
+/*
+ * A connection's frames as its output port's qdisc measured them, since its
+ * queue there was made (Documentation/delay-bounds.md): a frame's delay is
+ * from when it may go (its shaper's time in paced mode, its arrival in
+ * cyclic mode) to the end of its transmission at the qdisc's rate. LATE:
+ * what the machine's stalls took from it, the time the port sat with a
+ * frame due and the link free while it waited (the scheduler ran late).
+ * All u64, ns where times.
+ */
+enum ethereal_hop_attr {
+	ETHEREAL_HOP_A_UNSPEC,
+	ETHEREAL_HOP_A_PAD,
+	ETHEREAL_HOP_A_PROMISE,		/* this port's bound; absent: none */
+	ETHEREAL_HOP_A_FRAMES,		/* frames measured */
+	ETHEREAL_HOP_A_DELAY_MAX,	/* the largest delay */
+	ETHEREAL_HOP_A_ON_TIME_MAX,	/* the largest delay less its LATE */
+	ETHEREAL_HOP_A_OVER,		/* frames whose delay exceeded PROMISE */
+	ETHEREAL_HOP_A_OVER_ON_TIME,	/* of them, still when less their LATE:
+					 * a broken bound, not a stall
+					 */
+	__ETHEREAL_HOP_A_MAX
+};
+
+#define ETHEREAL_HOP_A_MAX (__ETHEREAL_HOP_A_MAX - 1)
 
 /*
  * An entry of a switch's neighbour table: an IPv4 address, its MAC and the
@@ -380,11 +410,20 @@ struct tc_ethereal_xstats {
 	__u64	ctl_packets;	/* the switch's control frames sent */
 	__u64	ctl_drops;	/* control queue full */
 	__u64	ctl_late;	/* of them, over their share: sent after real time */
+	__u64	late_ns;	/* the link free, a frame due, and the scheduler
+				 * not run: the machine's stalls, summed
+				 */
 };
 
 struct tc_ethereal_class_xstats {
 	__s64	credit;		/* cyclic: bytes left in this cycle */
 	__u64	lag_ns;		/* paced: how far the head is behind its time */
+	/* As ETHEREAL_HOP_A_*: its frames' delays on this port. */
+	__u64	promise_ns;	/* 0: none */
+	__u64	delay_max_ns;
+	__u64	on_time_max_ns;
+	__u64	over;
+	__u64	over_on_time;
 };
 
 #endif /* _UAPI_LINUX_ETHEREAL_H */
