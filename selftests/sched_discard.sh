@@ -3,10 +3,12 @@
 # Preemptive discard (Section 3.3): on a peripheral port's ingress, a host's
 # best effort over its residual bandwidth (link rate minus its own
 # reservations) is dropped early and counted; not with the window off, and
-# not on trunk ports. Ports at 10 Mbit/s; h1 reserves 6 Mbit/s and sends
-# 8 Mbit/s of best effort, so 4 should pass. h1's own link is a 10 Mbit/s
-# tbf, as a real host's NIC: a sender catching up after a stall on a loaded
-# machine cannot then put more than the link into the window.
+# not on trunk ports. Ports at 10 Mbit/s (machine_rate: less on a debug
+# kernel); h1 reserves 60% of the link and sends 80% of best effort, so 40%
+# should pass. h1's own link is a tbf at the link rate, as a real host's NIC:
+# a sender catching up after a stall on a loaded machine cannot then put
+# more than the link into the window. The window is 50 ms of machine time
+# (slow): what a stall bunches is.
 # timeout=200
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -14,7 +16,8 @@
 . "$(dirname "$0")/lib/sched.sh"
 . "$(dirname "$0")/lib/ethereal.sh"
 
-LINK=10000000
+LINK=$(machine_rate 10000000)
+WINDOW=$(slow 50)ms
 SECS=6
 SIZE=1472
 
@@ -34,32 +37,34 @@ ktap_begin 6
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 TOPO_OFFLOAD=off topo_create "sw1:h1,h2,h3" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
-ports_qdisc sw1 10mbit discard-window 50ms
-ctl sw1 conn add dev swp1 id 03:09 out swp3 lladdr "$(host_mac h3)" rate 6mbit
-on h1 tc qdisc add dev eth0 root tbf rate 10mbit burst 1514 limit 1000000
+ports_qdisc sw1 "${LINK}bit" discard-window $WINDOW
+ctl sw1 conn add dev swp1 id 03:09 out swp3 lladdr "$(host_mac h3)" rate $((LINK * 6 / 10))
+on h1 tc qdisc add dev eth0 root tbf rate "${LINK}bit" burst 1514 limit 1000000
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 
-send_be "window 50ms" $((LINK * 8 / 10))
-ktap_check "the sender reached 8 Mbit/s" senders_ok be
-ktap_result "best effort held to the residual 4 Mbit/s within 5%" \
+send_be "window $WINDOW" $((LINK * 8 / 10))
+ktap_check "the sender reached 80% of the link" senders_ok be
+ktap_result "best effort held to the residual 40% within 5%" \
 	"$(within "$_got" $((LINK * 4 / 10)) 5; echo $?)"
 ktap_result "every frame over it counted as a preemptive discard" \
 	"$([ "$_early" = $(( $(field sent "$(flow_tx be)") - $(field received "$(flow_rx be)") )) ]
 	   echo $?)"
 
 ctl sw1 conn del dev swp1 id 03:09
-# 6 Mbit/s: over the 4 the reservation left, and under the link by enough
+# 60%: over the 40% the reservation left, and under the link by enough
 # that softirq delays bunching arrivals at the switch stay in the window.
+# Its rate is asserted: only of a sender that offered it.
 send_be "no reservation" $((LINK * 6 / 10))
-ktap_result "without reservations the whole link is residual: nothing discarded" \
-	"$([ "$_early" = 0 ] && within "$_got" $((LINK * 6 / 10)) 2; echo $?)"
+ktap_explain "without reservations the whole link is residual: nothing discarded" \
+	"$([ "$_early" = 0 ] && senders_ok be >/dev/null &&
+	   within "$_got" $((LINK * 6 / 10)) 2; echo $?)" senders_ok be
 
-ctl sw1 conn add dev swp1 id 03:09 out swp3 lladdr "$(host_mac h3)" rate 6mbit
+ctl sw1 conn add dev swp1 id 03:09 out swp3 lladdr "$(host_mac h3)" rate $((LINK * 6 / 10))
 on sw1 tc qdisc change dev swp1 root ethereal discard-window off
 send_be "window off" $((LINK * 8 / 10))
 ktap_result "with the window off, nothing discarded" "$([ "$_early" = 0 ]; echo $?)"
 
-on sw1 tc qdisc change dev swp1 root ethereal discard-window 50ms
+on sw1 tc qdisc change dev swp1 root ethereal discard-window $WINDOW
 ctl sw1 port set dev swp1 role trunk
 send_be "trunk port" $((LINK * 8 / 10))
 ktap_result "on a trunk port, nothing discarded" "$([ "$_early" = 0 ]; echo $?)"

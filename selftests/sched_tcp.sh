@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Fig. 5: real time and a greedy TCP flow from the same host to the same
 # receiver, reserving 30% and then 70% of the link. Ports at 10 Mbit/s (the
-# paper's 100 divided by 10); the host's NIC is emulated by a 10 Mbit/s FIFO
-# that both flows share, preemptive discard on (sched_discard.sh tests it
+# paper's 100 divided by 10; machine_rate: less on a debug kernel); the
+# host's NIC is emulated by a FIFO at the link rate that both flows share, preemptive discard on (sched_discard.sh tests it
 # alone). Real time gets its reservation and TCP the residual, without
 # being starved.
 # timeout=300
@@ -13,7 +13,9 @@
 . "$(dirname "$0")/lib/sched.sh"
 . "$(dirname "$0")/lib/ethereal.sh"
 
-LINK=10000000
+LINK=$(machine_rate 10000000)
+# h1's NIC FIFO: 77 ms of the link, 64 frames at 10 Mbit/s
+NICQ=$((64 * 1514 * (LINK / 1000) / 10000))
 SECS=10
 SIZE=1472
 
@@ -33,15 +35,15 @@ tcp_start() {
 	sleep 0.5
 }
 
-# The reservation's burst: 100 ms at its rate. Real time shares h1's NIC
-# FIFO (77 ms at 10 Mbit/s) with TCP, which keeps it full: a datagram may
+# The reservation's burst: 100 ms at its rate (of machine time: slow). Real
+# time shares h1's NIC FIFO (77 ms) with TCP, which keeps it full: a datagram may
 # wait that long to get in (ENOBUFS, sent again), and then the ones queued
 # behind it follow at once. A reservation that did not cover its own host's
 # queue would ask the switch to drop what its NIC bunched (40 ms did: the
 # sender caught up by 79-88 ms in fresh-clone runs).
 run() { # percent
 	local pct=$1 rate=$((LINK * $1 / 100)) goodput res rt early burst
-	burst=$((rate / 8 / 10))
+	burst=$((rate / 8 * $(slow 100) / 1000))
 	ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
 		daddr "$(host_ip h2)" swap rate "$rate" burst $burst
 	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 "$rate" $SECS $SIZE $burst
@@ -70,9 +72,9 @@ ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 command -v iperf3 >/dev/null || ktap_skip_all "iperf3 is not installed"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
-ports_qdisc sw1 10mbit rt-limit 80% mode paced discard-window 50ms
-# h1's NIC: 10 Mbit/s out of a 64-frame FIFO, shared by both flows
-on h1 tc qdisc add dev eth0 root tbf rate 10mbit burst 3028 limit 96896
+ports_qdisc sw1 "${LINK}bit" rt-limit 80% mode paced discard-window "$(slow 50)ms"
+# h1's NIC: the link rate out of a 77 ms FIFO, shared by both flows
+on h1 tc qdisc add dev eth0 root tbf rate "${LINK}bit" burst 3028 limit $NICQ
 host_proxy h1 03:09
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 

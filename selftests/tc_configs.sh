@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tc-configs/ applies to a 4-port bridge: the EtheReal switch, and each peer
 # a user would pick instead. In each, a flow over the link rate is held to
-# it, and the reserved flow gets through.
+# it, and the reserved flow gets through. Ports at 10 Mbit/s (machine_rate:
+# less on a debug kernel).
 # timeout=300
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -11,11 +12,13 @@
 . "$(dirname "$0")/lib/ethereal.sh"
 
 CFG=${ETHEREAL_TOP:-.}/tc-configs
-LINK=10000000
+LINK=$(machine_rate 10000000)
+RT=$((LINK * 3 / 10))		# the reserved flow: 3 Mbit/s
+BURST=$((RT / 8 * 40 / 1000))	# its burst: 40 ms (15000 bytes)
 SECS=4
 SIZE=1472
 
-# check NAME DST [LOSS]: 3 Mbit/s to DST and 15 Mbit/s of best effort from
+# check NAME DST [LOSS]: RT to DST and 150% of the link in best effort from
 # h3, both to h2: the port held to 10 Mbit/s, the reserved flow whole, or
 # at most LOSS frames in a hundred lost. Zero loss is EtheReal's
 # promise, not the peers': cbs drains a backlog a stall of the emulated
@@ -25,8 +28,8 @@ SIZE=1472
 # here, that they apply and pass the flow (peer_calibration: its rate).
 check() {
 	local rt be sent got
-	flow_start rt h1 h2 "$2" 5000 3000000 $SECS $SIZE 15000
-	flow_start be h3 h2 "$(host_ip h2)" 5001 15000000 $SECS $SIZE
+	flow_start rt h1 h2 "$2" 5000 $RT $SECS $SIZE $BURST
+	flow_start be h3 h2 "$(host_ip h2)" 5001 $((LINK * 3 / 2)) $SECS $SIZE
 	flows_go
 	rt=$(field rate_bps "$(flow_rx rt)")
 	be=$(field rate_bps "$(flow_rx be)")
@@ -48,10 +51,10 @@ ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 TOPO_OFFLOAD=off TOPO_TXQ=2 topo_create "sw1:h1,h2,h3,h4" || ktap_skip_all "cannot build topology"
 for h in h1 h3; do on "$h" ping -c 1 -W 2 "$(host_ip h2)" >/dev/null; done
 
-"$CFG/ethereal-switch" -n "$(ns_of sw1)" -r 10mbit br0
+"$CFG/ethereal-switch" -n "$(ns_of sw1)" -r "${LINK}bit" br0
 _cfg_rc=$?
 ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
-	daddr "$(host_ip h2)" swap rate 3mbit burst 15000
+	daddr "$(host_ip h2)" swap rate $RT burst $BURST
 host_proxy h1 03:09
 check "EtheReal" "$(proxy_ip 03:09)"
 ctl sw1 detach br0
@@ -59,17 +62,16 @@ ctl sw1 detach br0
 
 # The peers prioritize the flow by address and port; the plain bridge
 # cannot, so there it only has to hold the link. Their cycle of 40 ms
-# gives the flow the burst EtheReal's connection has (3 Mbit/s x 40 ms =
-# 15000 bytes).
+# gives the flow the burst EtheReal's connection has (RT x 40 ms).
 for kind in prio prio-police htb cbs taprio fq fq_codel; do
-	"$CFG/peer" -n "$(ns_of sw1)" -r 10mbit -c 40ms $kind br0 "$(host_ip h2):5000:3mbit"
+	"$CFG/peer" -n "$(ns_of sw1)" -r "${LINK}bit" -c 40ms $kind br0 "$(host_ip h2):5000:$RT"
 	_cfg_rc=$?
 	# (cbs and taprio: whole but for a stall, above)
 	check "$kind" "$(host_ip h2)" $([[ $kind == @(cbs|taprio) ]] && echo 1)
 done
-"$CFG/peer" -n "$(ns_of sw1)" -r 10mbit plain br0
+"$CFG/peer" -n "$(ns_of sw1)" -r "${LINK}bit" plain br0
 _cfg_rc=$?
-flow_start be h3 h2 "$(host_ip h2)" 5001 15000000 $SECS $SIZE
+flow_start be h3 h2 "$(host_ip h2)" 5001 $((LINK * 3 / 2)) $SECS $SIZE
 flows_go
 # Held to the link from above, as the others are. From below it only has to
 # pass most of the link: peer_calibration measures what each peer delivers.

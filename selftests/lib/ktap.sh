@@ -14,7 +14,13 @@
 #   ktap_skip_all WHY        skip the whole test (exit 4)
 #   slow N                   N times the kernel's slowness (ETHEREAL_SLOW,
 #                            4 on a debug kernel, from selftests/run): for
-#                            how long a test waits for something to happen
+#                            how long a test waits for something to happen,
+#                            and how long its hosts may stall
+#   machine_rate BITS        a rate the emulated machine's senders can offer:
+#                            BITS on the supported kernels, BITS / slow on a
+#                            debug kernel (it cannot generate 10 Mbit/s of
+#                            datagrams); the timed tests run their links and
+#                            flows at it, their assertions relative to it
 
 KSFT_PASS=0
 KSFT_FAIL=1
@@ -30,6 +36,7 @@ _ktap_deferred=()
 ktap_info() { echo "# $*"; }
 
 slow() { echo $(($1 * ${ETHEREAL_SLOW:-1})); }
+machine_rate() { echo $(($1 / ${ETHEREAL_SLOW:-1})); }
 
 # " # Ns" after a check that took 2 s or more since the one before: where a
 # test spends its time (bash's SECONDS: no fork).
