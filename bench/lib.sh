@@ -100,6 +100,13 @@ bench_stamp() {
 	local v=BENCH_COMMIT_$1
 	echo "${BENCH_COMMIT:-${!v:-unknown}}"
 }
+# bench_commit_export NAME: on the host, BENCH_COMMIT_NAME set to
+# bench_commit NAME and exported, unless it or BENCH_COMMIT is given (once
+# for bench/run and bench_boot: what the VM is told, what resumes)
+bench_commit_export() {
+	local v=BENCH_COMMIT_$1
+	[ -n "${BENCH_COMMIT:-}${!v:-}" ] || export "$v=$(bench_commit "$1")"
+}
 
 # bench_quick QUICK FULL: QUICK under BENCH_QUICK=1, else FULL (a
 # scenario's default of a variable)
@@ -113,10 +120,7 @@ bench_quick() { if [ "${BENCH_QUICK:-0}" = 1 ]; then echo "$1"; else echo "$2"; 
 bench_boot() {
 	local rw=$1 names=$2 var n envs=()
 	shift 2
-	for n in $names; do
-		var=BENCH_COMMIT_$n
-		[ -n "${BENCH_COMMIT:-}${!var:-}" ] || export "$var=$(bench_commit "$n")"
-	done
+	for n in $names; do bench_commit_export "$n"; done
 	for var in $(compgen -e); do
 		case $var in BENCH_*) envs+=("$var=${!var}"); continue ;; esac
 		for n in $names; do
