@@ -145,18 +145,21 @@ _bench_is_done() {
 		[ "$(cat "$1/.done" 2>/dev/null)" = "$c quick=${BENCH_QUICK:-0}" ]
 }
 
-# _bench_plots OUTDIR: on the host, the plots bench_plot asked for in the
-# VM (matplotlib is slow to start under TCG); printed where they are
+# _bench_plots OUTDIR...: on the host, the plots bench_plot asked for in the
+# VM (matplotlib is slow to start under TCG), all in one plot.py (its start
+# costs half a second on the host too), which says where each went
 _bench_plots() {
-	local m n
-	for m in "$1"/.plot-*; do
-		[ -e "$m" ] || continue
-		n=${m##*/.plot-}
-		rm -f "$m"
-		/usr/bin/python3 "$BENCH_TOP/bench/plot.py" "$n" "$1/$n.json" "$1/$n.png" &&
-			echo "$n: plot in $1/$n.png" >&2 ||
-			echo "$n: no plot (python3-matplotlib missing?)" >&2
+	local d m n args=()
+	for d; do
+		for m in "$d"/.plot-*; do
+			[ -e "$m" ] || continue
+			n=${m##*/.plot-}
+			rm -f "$m"
+			args+=("$n" "$d/$n.json" "$d/$n.png")
+		done
 	done
+	[ ${#args[@]} -eq 0 ] || /usr/bin/python3 "$BENCH_TOP/bench/plot.py" "${args[@]}" ||
+		echo "bench: plots missing (above; python3-matplotlib?)" >&2
 }
 
 # _bench_host: the machine the VM runs on, as JSON (outside the VM: inside,
