@@ -202,14 +202,20 @@ bench_machine() {
 }
 
 # bench_env_note: the same as one sentence, for the Markdown
+# (no jq: BENCH_HOST is _bench_host's compact JSON, and each jq costs
+# 0.3 s under TCG)
 bench_env_note() {
-	local accel cpu
-	accel=$(jq -r '.accel // "?"' <<<"${BENCH_HOST:-null}")
-	cpu=$(jq -r '.cpu // "?"' <<<"${BENCH_HOST:-null}")
+	local accel=? cpu=? re quick= when
+	re='"accel":"([^"]*)"'
+	[[ ${BENCH_HOST:-} =~ $re ]] && accel=${BASH_REMATCH[1]}
+	re='"cpu":"([^"]*)"'
+	[[ ${BENCH_HOST:-} =~ $re ]] && cpu=${BASH_REMATCH[1]}
 	case $accel in tcg) accel="QEMU TCG (emulated: compare configurations, not absolute numbers)" ;;
 		       kvm) accel="QEMU KVM" ;; esac
-	echo "Commit $(bench_stamp "${BENCH_NAME:-}")$([ "${BENCH_QUICK:-0}" = 1 ] && echo " (quick form)")," \
-	     "Linux $(uname -r), $(nproc --all) vCPUs under $accel on $cpu; $(date -u '+%F %H:%M') UTC."
+	[ "${BENCH_QUICK:-0}" != 1 ] || quick=" (quick form)"
+	TZ=UTC printf -v when '%(%F %H:%M)T' -1
+	echo "Commit $(bench_stamp "${BENCH_NAME:-}")$quick, Linux $(</proc/sys/kernel/osrelease)," \
+	     "$(nproc --all) vCPUs under $accel on $cpu; $when UTC."
 }
 
 # bench_mtu MTU NODE...: every interface of each NODE to MTU (9000: jumbo
