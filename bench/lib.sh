@@ -262,24 +262,41 @@ bench_ping() {
 
 declare -A _rtcd_pid
 # rtcd_sock HOST: the socket of HOST's rtcd (for rtperf -S, rttr-send -S)
-rtcd_sock() { echo "/tmp/rtcd-$1.sock"; }
+rtcd_sock() { local s; _rtcd_sock s "$1"; echo "$s"; }
+_rtcd_sock() { printf -v "$1" /tmp/rtcd-%s.sock "$2"; }	# VAR HOST, no fork
 
-# rtcd_start HOST [RTCD_OPTIONS...]: rtcd on HOST's eth0, its log in
-# $BENCH_OUT/rtcd-HOST.log; waits for its socket; stopped at exit. A
-# running one is restarted (it announces its host to the switches again).
+# rtcd_start HOST... [RTCD_OPTIONS...]: rtcd on each HOST's eth0, its log
+# in $BENCH_OUT/rtcd-HOST.log; all started at once, then waited for (their
+# sockets: 0.7 s each under TCG); stopped at exit. A running one is
+# restarted (it announces its host to the switches again).
 rtcd_start() {
-	local h=$1 sock i
+	local hs=() h
+	while [ $# -gt 0 ] && [[ $1 != -* ]]; do hs+=("$1"); shift; done
+	for h in "${hs[@]}"; do _rtcd_spawn "$h" "$@"; done
+	for h in "${hs[@]}"; do _rtcd_ready "$h" || return 1; done
+}
+_rtcd_spawn() { # HOST [RTCD_OPTIONS...]
+	local h=$1 sock
 	shift
-	sock=$(rtcd_sock "$h")
+	_rtcd_sock sock "$h"
 	rtcd_stop "$h"
 	rm -f "$sock"
 	# the daemon's own pid: ip netns exec execs it (on(), a function, in
 	# the background would be a subshell)
-	ip netns exec "$(ns_of "$h")" rtcd -i eth0 -S "$sock" "$@" 2>>"$BENCH_OUT/rtcd-$h.log" &
+	ip netns exec "$TOPO_NS_PREFIX$h" rtcd -i eth0 -S "$sock" "$@" 2>>"$BENCH_OUT/rtcd-$h.log" &
 	_rtcd_pid[$h]=$!
-	for i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
-	[ -S "$sock" ] || { echo "rtcd_start: rtcd on $h did not start" >&2; return 1; }
-	defer kill "${_rtcd_pid[$h]}"
+	defer kill "$!"
+}
+_rtcd_ready() { # HOST: its socket there within 10 s (builtins but sleep)
+	local i sock
+	_rtcd_sock sock "$1"
+	for ((i = 0; i < 200; i++)); do
+		[ -S "$sock" ] && return 0
+		_bench_alive "${_rtcd_pid[$1]}" || break
+		sleep 0.05
+	done
+	echo "rtcd_start: rtcd on $1 did not start" >&2
+	return 1
 }
 
 # rtcd_stop HOST: SIGTERM (rtcd tears its connections down), then waits
@@ -293,10 +310,12 @@ rtcd_stop() {
 
 # rtcd_restart_all: restart every rtcd started (after the switches were
 # re-attached: an attached switch takes setups only from hosts it has seen
-# in ARP since, and rtcd announces its host when it starts)
+# in ARP since, and rtcd announces its host when it starts), all at once
 rtcd_restart_all() {
-	local h
-	for h in "${!_rtcd_pid[@]}"; do rtcd_start "$h" || return 1; done
+	local hs=("${!_rtcd_pid[@]}") h
+	[ ${#hs[@]} -gt 0 ] || return 0
+	for h in "${hs[@]}"; do kill "${_rtcd_pid[$h]}" 2>/dev/null; done
+	rtcd_start "${hs[@]}"
 }
 
 # --- configurations ---
