@@ -194,11 +194,14 @@ bench_bps() {
 # bench_machine: where, when and what, as JSON: {date, commit (the tree's,
 # BENCH_COMMIT), quick (the quick form), kernel (the guest's), vcpus,
 # host: {cpu, cpus, kernel, accel, hostname}}
+# (printf, not jq: no string in it needs escaping, and BENCH_HOST is JSON)
 bench_machine() {
-	jq -cn --arg d "$(date -u +%FT%TZ)" --arg k "$(uname -r)" --argjson n "$(nproc --all)" \
-		--argjson h "${BENCH_HOST:-null}" --arg c "$(bench_stamp "${BENCH_NAME:-}")" \
-		--argjson q "$([ "${BENCH_QUICK:-0}" = 1 ] && echo true || echo false)" \
-		'{date: $d, commit: $c, quick: $q, kernel: $k, vcpus: $n, host: $h}'
+	local d q=false
+	TZ=UTC printf -v d '%(%FT%TZ)T' -1
+	[ "${BENCH_QUICK:-0}" != 1 ] || q=true
+	printf '{"date":"%s","commit":"%s","quick":%s,"kernel":"%s","vcpus":%d,"host":%s}\n' \
+		"$d" "$(bench_stamp "${BENCH_NAME:-}")" "$q" "$(</proc/sys/kernel/osrelease)" \
+		"$(nproc --all)" "${BENCH_HOST:-null}"
 }
 
 # bench_env_note: the same as one sentence, for the Markdown
