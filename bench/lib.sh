@@ -100,6 +100,13 @@ bench_stamp() {
 	local v=BENCH_COMMIT_$1
 	echo "${BENCH_COMMIT:-${!v:-unknown}}"
 }
+# bench_commit_export NAME: on the host, BENCH_COMMIT_NAME set to
+# bench_commit NAME and exported, unless it or BENCH_COMMIT is given (once
+# for bench/run and bench_boot: what the VM is told, what resumes)
+bench_commit_export() {
+	local v=BENCH_COMMIT_$1
+	[ -n "${BENCH_COMMIT:-}${!v:-}" ] || export "$v=$(bench_commit "$1")"
+}
 
 # bench_quick QUICK FULL: QUICK under BENCH_QUICK=1, else FULL (a
 # scenario's default of a variable)
@@ -113,10 +120,7 @@ bench_quick() { if [ "${BENCH_QUICK:-0}" = 1 ]; then echo "$1"; else echo "$2"; 
 bench_boot() {
 	local rw=$1 names=$2 var n envs=()
 	shift 2
-	for n in $names; do
-		var=BENCH_COMMIT_$n
-		[ -n "${BENCH_COMMIT:-}${!var:-}" ] || export "$var=$(bench_commit "$n")"
-	done
+	for n in $names; do bench_commit_export "$n"; done
 	for var in $(compgen -e); do
 		case $var in BENCH_*) envs+=("$var=${!var}"); continue ;; esac
 		for n in $names; do
@@ -141,18 +145,21 @@ _bench_is_done() {
 		[ "$(cat "$1/.done" 2>/dev/null)" = "$c quick=${BENCH_QUICK:-0}" ]
 }
 
-# _bench_plots OUTDIR: on the host, the plots bench_plot asked for in the
-# VM (matplotlib is slow to start under TCG); printed where they are
+# _bench_plots OUTDIR...: on the host, the plots bench_plot asked for in the
+# VM (matplotlib is slow to start under TCG), all in one plot.py (its start
+# costs half a second on the host too), which says where each went
 _bench_plots() {
-	local m n
-	for m in "$1"/.plot-*; do
-		[ -e "$m" ] || continue
-		n=${m##*/.plot-}
-		rm -f "$m"
-		/usr/bin/python3 "$BENCH_TOP/bench/plot.py" "$n" "$1/$n.json" "$1/$n.png" &&
-			echo "$n: plot in $1/$n.png" >&2 ||
-			echo "$n: no plot (python3-matplotlib missing?)" >&2
+	local d m n args=()
+	for d; do
+		for m in "$d"/.plot-*; do
+			[ -e "$m" ] || continue
+			n=${m##*/.plot-}
+			rm -f "$m"
+			args+=("$n" "$d/$n.json" "$d/$n.png")
+		done
 	done
+	[ ${#args[@]} -eq 0 ] || /usr/bin/python3 "$BENCH_TOP/bench/plot.py" "${args[@]}" ||
+		echo "bench: plots missing (above; python3-matplotlib?)" >&2
 }
 
 # _bench_host: the machine the VM runs on, as JSON (outside the VM: inside,
@@ -187,22 +194,31 @@ bench_bps() {
 # bench_machine: where, when and what, as JSON: {date, commit (the tree's,
 # BENCH_COMMIT), quick (the quick form), kernel (the guest's), vcpus,
 # host: {cpu, cpus, kernel, accel, hostname}}
+# (printf, not jq: no string in it needs escaping, and BENCH_HOST is JSON)
 bench_machine() {
-	jq -cn --arg d "$(date -u +%FT%TZ)" --arg k "$(uname -r)" --argjson n "$(nproc --all)" \
-		--argjson h "${BENCH_HOST:-null}" --arg c "$(bench_stamp "${BENCH_NAME:-}")" \
-		--argjson q "$([ "${BENCH_QUICK:-0}" = 1 ] && echo true || echo false)" \
-		'{date: $d, commit: $c, quick: $q, kernel: $k, vcpus: $n, host: $h}'
+	local d q=false
+	TZ=UTC printf -v d '%(%FT%TZ)T' -1
+	[ "${BENCH_QUICK:-0}" != 1 ] || q=true
+	printf '{"date":"%s","commit":"%s","quick":%s,"kernel":"%s","vcpus":%d,"host":%s}\n' \
+		"$d" "$(bench_stamp "${BENCH_NAME:-}")" "$q" "$(</proc/sys/kernel/osrelease)" \
+		"$(nproc --all)" "${BENCH_HOST:-null}"
 }
 
 # bench_env_note: the same as one sentence, for the Markdown
+# (no jq: BENCH_HOST is _bench_host's compact JSON, and each jq costs
+# 0.3 s under TCG)
 bench_env_note() {
-	local accel cpu
-	accel=$(jq -r '.accel // "?"' <<<"${BENCH_HOST:-null}")
-	cpu=$(jq -r '.cpu // "?"' <<<"${BENCH_HOST:-null}")
+	local accel=? cpu=? re quick= when
+	re='"accel":"([^"]*)"'
+	[[ ${BENCH_HOST:-} =~ $re ]] && accel=${BASH_REMATCH[1]}
+	re='"cpu":"([^"]*)"'
+	[[ ${BENCH_HOST:-} =~ $re ]] && cpu=${BASH_REMATCH[1]}
 	case $accel in tcg) accel="QEMU TCG (emulated: compare configurations, not absolute numbers)" ;;
 		       kvm) accel="QEMU KVM" ;; esac
-	echo "Commit $(bench_stamp "${BENCH_NAME:-}")$([ "${BENCH_QUICK:-0}" = 1 ] && echo " (quick form)")," \
-	     "Linux $(uname -r), $(nproc --all) vCPUs under $accel on $cpu; $(date -u '+%F %H:%M') UTC."
+	[ "${BENCH_QUICK:-0}" != 1 ] || quick=" (quick form)"
+	TZ=UTC printf -v when '%(%F %H:%M)T' -1
+	echo "Commit $(bench_stamp "${BENCH_NAME:-}")$quick, Linux $(</proc/sys/kernel/osrelease)," \
+	     "$(nproc --all) vCPUs under $accel on $cpu; $when UTC."
 }
 
 # bench_mtu MTU NODE...: every interface of each NODE to MTU (9000: jumbo
@@ -249,24 +265,41 @@ bench_ping() {
 
 declare -A _rtcd_pid
 # rtcd_sock HOST: the socket of HOST's rtcd (for rtperf -S, rttr-send -S)
-rtcd_sock() { echo "/tmp/rtcd-$1.sock"; }
+rtcd_sock() { local s; _rtcd_sock s "$1"; echo "$s"; }
+_rtcd_sock() { printf -v "$1" /tmp/rtcd-%s.sock "$2"; }	# VAR HOST, no fork
 
-# rtcd_start HOST [RTCD_OPTIONS...]: rtcd on HOST's eth0, its log in
-# $BENCH_OUT/rtcd-HOST.log; waits for its socket; stopped at exit. A
-# running one is restarted (it announces its host to the switches again).
+# rtcd_start HOST... [RTCD_OPTIONS...]: rtcd on each HOST's eth0, its log
+# in $BENCH_OUT/rtcd-HOST.log; all started at once, then waited for (their
+# sockets: 0.7 s each under TCG); stopped at exit. A running one is
+# restarted (it announces its host to the switches again).
 rtcd_start() {
-	local h=$1 sock i
+	local hs=() h
+	while [ $# -gt 0 ] && [[ $1 != -* ]]; do hs+=("$1"); shift; done
+	for h in "${hs[@]}"; do _rtcd_spawn "$h" "$@"; done
+	for h in "${hs[@]}"; do _rtcd_ready "$h" || return 1; done
+}
+_rtcd_spawn() { # HOST [RTCD_OPTIONS...]
+	local h=$1 sock
 	shift
-	sock=$(rtcd_sock "$h")
+	_rtcd_sock sock "$h"
 	rtcd_stop "$h"
 	rm -f "$sock"
 	# the daemon's own pid: ip netns exec execs it (on(), a function, in
 	# the background would be a subshell)
-	ip netns exec "$(ns_of "$h")" rtcd -i eth0 -S "$sock" "$@" 2>>"$BENCH_OUT/rtcd-$h.log" &
+	ip netns exec "$TOPO_NS_PREFIX$h" rtcd -i eth0 -S "$sock" "$@" 2>>"$BENCH_OUT/rtcd-$h.log" &
 	_rtcd_pid[$h]=$!
-	for i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
-	[ -S "$sock" ] || { echo "rtcd_start: rtcd on $h did not start" >&2; return 1; }
-	defer kill "${_rtcd_pid[$h]}"
+	defer kill "$!"
+}
+_rtcd_ready() { # HOST: its socket there within 10 s (builtins but sleep)
+	local i sock
+	_rtcd_sock sock "$1"
+	for ((i = 0; i < 200; i++)); do
+		[ -S "$sock" ] && return 0
+		_bench_alive "${_rtcd_pid[$1]}" || break
+		sleep 0.05
+	done
+	echo "rtcd_start: rtcd on $1 did not start" >&2
+	return 1
 }
 
 # rtcd_stop HOST: SIGTERM (rtcd tears its connections down), then waits
@@ -280,10 +313,12 @@ rtcd_stop() {
 
 # rtcd_restart_all: restart every rtcd started (after the switches were
 # re-attached: an attached switch takes setups only from hosts it has seen
-# in ARP since, and rtcd announces its host when it starts)
+# in ARP since, and rtcd announces its host when it starts), all at once
 rtcd_restart_all() {
-	local h
-	for h in "${!_rtcd_pid[@]}"; do rtcd_start "$h" || return 1; done
+	local hs=("${!_rtcd_pid[@]}") h
+	[ ${#hs[@]} -gt 0 ] || return 0
+	for h in "${hs[@]}"; do kill "${_rtcd_pid[$h]}" 2>/dev/null; done
+	rtcd_start "${hs[@]}"
 }
 
 # --- configurations ---

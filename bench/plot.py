@@ -1,6 +1,10 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Plots of bench/ results: plot.py SCENARIO RESULTS.json OUT.png
+"""Plots of bench/ results: plot.py SCENARIO RESULTS.json OUT.png...
+
+Each SCENARIO RESULTS.json OUT.png in turn, in one process (matplotlib
+takes half a second to start: make bench draws a dozen); says on stderr
+where each went, or why not, and fails when one did not.
 
 One function per scenario, registered with @plot("NAME"), taking the
 scenario's JSON (bench_write in bench/lib.sh: {scenario, machine,
@@ -11,6 +15,7 @@ delay distributions, subtitle() for the machine line, save() to finish.
 """
 import json
 import sys
+import traceback
 import warnings
 
 import matplotlib
@@ -169,6 +174,7 @@ def save(fig, data, title, out):
     fig.suptitle(f"{title}\n{subtitle(data)}", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=100)
+    plt.close(fig)
 
 
 def with_p(r, group):
@@ -550,8 +556,22 @@ def path(data, out):
          f"{data['parameters']['link_bps'] / 1e6:g} Mbit/s links", out)
 
 
+def main(args):
+    if not args or len(args) % 3 or any(n not in PLOTS for n in args[::3]):
+        sys.exit(f"usage: plot.py {'|'.join(sorted(PLOTS))} RESULTS.json OUT.png...")
+    failed = 0
+    for name, results, out in zip(args[::3], args[1::3], args[2::3]):
+        try:
+            with open(results) as f:
+                PLOTS[name](json.load(f), out)
+            print(f"{name}: plot in {out}", file=sys.stderr)
+        except Exception as e:  # one broken plot must not cost the others
+            plt.close("all")
+            traceback.print_exc()
+            print(f"{name}: no plot: {e}", file=sys.stderr)
+            failed += 1
+    return 1 if failed else 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] not in PLOTS:
-        sys.exit(f"usage: plot.py {'|'.join(sorted(PLOTS))} RESULTS.json OUT.png")
-    with open(sys.argv[2]) as f:
-        PLOTS[sys.argv[1]](json.load(f), sys.argv[3])
+    sys.exit(main(sys.argv[1:]))

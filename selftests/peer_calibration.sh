@@ -3,12 +3,14 @@
 # Every peer of tc-configs/peer delivers the rates it is configured for,
 # within 1%, on a 10 Mbit/s link: best effort alone gets the link (taprio:
 # its slot), and once a flow of the top class joins it, each class its
-# rate (both saturating where the kind shapes the class). Rates from the
-# kernel's receive stamps, (n - 1) frames over last - first within each
-# phase's steady state, never from the senders' run time; a run that
-# misses and in which the emulated machine stalled the link past what the
-# peer catches up is repeated (tc-configs/README.md, Calibration). About
-# 2.5 minutes.
+# rate (both saturating where the kind shapes the class); prio-police's
+# meters are per stream: a sibling flow in the class, below its rate,
+# keeps all it offers while the flow over its rate is held to it. Rates
+# from the kernel's receive stamps, (n - 1) frames over last - first
+# within each phase's steady state, never from the senders' run time; a
+# run that misses and in which the emulated machine stalled the link past
+# what the peer catches up is repeated (tc-configs/README.md,
+# Calibration). About 2.5 minutes.
 # timeout=300
 # once
 . "$(dirname "$0")/lib/ktap.sh"
@@ -27,11 +29,19 @@ CYCLE=10000			# us, tc-configs/peer's default
 WARM=500 TAIL=200		# ms cut at each phase's start and end
 CATCHUP=10000			# us: the link's bucket, a cycle (tc-configs/README.md)
 TRIES=3
+# prio-police's sibling: a second flow of class 1 reserving SB_RATE and
+# offering 95% of it, as the benches' flows do: a meter at exactly the
+# offered rate would drain with every catch-up of a late sender, and
+# refill never (bench/fig4)
+SB_RATE=2000000
+SB_OFFER=$((SB_RATE * 95 / 100))
+SB_DEPTH=$((2 * 2 * (SIZE + 42)))	# 2 bursts of 2 frames (its rate x cycle is less)
 
 # The rates of a run from the receive stamps (ns, one a line, in files
-# ending in .be and .rt): phase one from WARM after best effort's first
-# arrival to TAIL before the flow's first (or best effort's last); phase
-# two from WARM after the flow's first to TAIL before either's last. Each
+# ending in .be, .rt and, with a sibling, .sb): phase one from WARM after
+# best effort's first arrival to TAIL before the flow's first (or best
+# effort's last); phase two from WARM after the flow's (and sibling's)
+# first to TAIL before any one's last. Each
 # rate is (n - 1) frames over last - first in its window; with it, what
 # the machine did to the stream: the largest gap between arrivals, and the
 # largest lag jump, how far it fell behind its own mean rate within 200
@@ -91,8 +101,14 @@ function gates(a, n, lo, hi, s, name,   i, c, c0, pc, o, j, l, worst) {
 	if (worst > 1.5 * ft)
 		printf "why+=\" %s: a frame %.1f ms late in its slot\"\n", name, worst / 1e6
 }
+function merge(a, na, c, nc, o,   i, j, n) {
+	for (i = j = 1; i <= na || j <= nc; )
+		o[++n] = j > nc || (i <= na && a[i] < c[j]) ? a[i++] : c[j++]
+	return n
+}
 FILENAME ~ /be$/ { b[++nb] = $1 }
 FILENAME ~ /rt$/ { r[++nr] = $1 }
+FILENAME ~ /sb$/ { s[++ns] = $1 }
 END {
 	e1 = nr ? r[1] : b[nb]
 	if (cycle)
@@ -102,42 +118,58 @@ END {
 		gates(b, nb, b[1] + w, e1 - t, slot1, "best effort alone")
 	if (!nr)
 		exit
+	s2 = r[1]
 	e2 = b[nb] < r[nr] ? b[nb] : r[nr]
+	if (ns) {
+		if (s[1] > s2)
+			s2 = s[1]
+		if (s[ns] < e2)
+			e2 = s[ns]
+	}
 	catchup = 1e18
-	printf "be2=%.0f\n", stream(b, nb, r[1] + w, e2 - t, "best effort")
-	printf "rt2=%.0f\n", stream(r, nr, r[1] + w, e2 - t, "the flow")
+	printf "be2=%.0f\n", stream(b, nb, s2 + w, e2 - t, "best effort")
+	printf "rt2=%.0f\n", stream(r, nr, s2 + w, e2 - t, "the flow")
+	if (ns)
+		printf "sb2=%.0f\n", stream(s, ns, s2 + w, e2 - t, "the sibling")
 	catchup = cycle ? 1e18 : link_catchup
-	for (i = j = 1; i <= nb || j <= nr; )
-		m[++nm] = j > nr || (i <= nb && b[i] < r[j]) ? b[i++] : r[j++]
-	stream(m, nm, r[1] + w, e2 - t, "both")
+	nm = merge(b, nb, r, nr, m)
+	na = merge(m, nm, s, ns, all)
+	stream(all, na, s2 + w, e2 - t, "together")
 	if (cycle)
-		gates(m, nm, r[1] + w, e2 - t, slot2, "both")
+		gates(all, na, s2 + w, e2 - t, slot2, "together")
 }'
 
 # run KIND RT_OFFER [RT_SENDER...]: best effort from h3 at 1.5 x
 # the link for ONE + TWO seconds (and one more, to outlast the flow), and
 # after ONE seconds, unless RT_OFFER is 0, the top class's flow from h1 at
 # RT_OFFER bit/s for TWO seconds, by udpprobe or by RT_SENDER (a command,
-# destination and port added); both started at once, so that no process
+# destination and port added), and with SIB set its sibling from h1 too
+# (to h2:5002, at SB_OFFER); all started at once, so that no process
 # starts within a phase (a fork stalls the emulated CPU). Sets be1 (best
-# effort alone), rt2 and be2 (together) in bit/s, diag (what each stream
-# did), and in why what spoiled the run: a socket dropped, a sender did
-# not offer what it was to, or the machine took the link's capacity
+# effort alone), rt2, sb2 and be2 (together) in bit/s, diag (what each
+# stream did), and in why what spoiled the run: a socket dropped, a sender
+# did not offer what it was to (the sibling: or put out a burst catching
+# up that its meter may drop), or the machine took the link's capacity
 # (_rates_awk).
 run() {
-	local kind=$1 offer=$2 d=$tmp/$1 pbe prt out gates=()
+	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out gates=()
 	shift 2
 	rm -f "$d".*
 	on h2 udpprobe recv 5001 1000000 5000 1500 "$d.be" >"$d.berx" &
 	pbe=$!
-	prt=
+	prt= psb=
 	if [ "$offer" -gt 0 ]; then
 		on h2 udpprobe recv 5000 1000000 5000 1500 "$d.rt" >"$d.rtrx" &
 		prt=$!
 	fi
-	wait_line "$d.berx" listening $pbe && { [ -z "$prt" ] || wait_line "$d.rtrx" listening $prt; } ||
+	if [ -n "${SIB:-}" ]; then
+		on h2 udpprobe recv 5002 1000000 5000 1500 "$d.sb" >"$d.sbrx" &
+		psb=$!
+	fi
+	wait_line "$d.berx" listening $pbe && { [ -z "$prt" ] || wait_line "$d.rtrx" listening $prt; } &&
+		{ [ -z "$psb" ] || wait_line "$d.sbrx" listening $psb; } ||
 		ktap_info "$kind: a receiver did not start"
-	be1= rt2= be2= diag=
+	be1= rt2= sb2= be2= diag=
 	on h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + 1)) $SIZE) \
 		$SIZE $((LINK * 3 / 2))bit >"$d.betx" &
 	if [ "$offer" -gt 0 ]; then
@@ -149,9 +181,12 @@ run() {
 		# shellcheck disable=SC2016
 		on h1 sh -c 'sleep "$0"; exec "$@"' $ONE "$@" >"$d.rttx" &
 	fi
+	# shellcheck disable=SC2016
+	[ -z "$psb" ] || on h1 sh -c 'sleep "$0"; exec "$@"' $ONE udpprobe send "$(host_ip h2)" 5002 \
+		"$(frames $SB_OFFER $TWO $SIZE)" $SIZE ${SB_OFFER}bit >"$d.sbtx" &
 	wait
 	why=
-	for out in "$d.berx" ${prt:+"$d.rtrx"}; do
+	for out in "$d.berx" ${prt:+"$d.rtrx"} ${psb:+"$d.sbrx"}; do
 		[ "$(field sock_drops "$(grep -v listening "$out")")" = 0 ] ||
 			why+=" ${out##*.}: socket drops"
 	done
@@ -159,6 +194,16 @@ run() {
 		why+=" best effort sent $(field sent_bps "$(cat "$d.betx")") bit/s"
 	[ "$1" != udpprobe ] || at_least "$(field sent_bps "$(cat "$d.rttx")")" "$offer" 99 ||
 		why+=" the flow sent $(field sent_bps "$(cat "$d.rttx")") bit/s"
+	if [ -n "$psb" ]; then
+		out=$(cat "$d.sbtx")
+		at_least "$(field sent_bps "$out")" $SB_OFFER 99 ||
+			why+=" the sibling sent $(field sent_bps "$out") bit/s"
+		# a token bucket at its pace as deep as its catch-up, and a
+		# frame, passes all it sent: past its meter's, the drop is right
+		awk -v c="$(field catchup_us "$out")" -v r=$SB_OFFER -v f=$((SIZE + 42)) \
+			-v b=$SB_DEPTH 'BEGIN { exit !(c * r / 8e6 + f <= b) }' ||
+			why+=" the sibling caught up $(field catchup_us "$out") us at once"
+	fi
 	# taprio's slots: the flow's 3 frames from the cycle's start, best
 	# effort's after them
 	[ "$kind" != taprio ] ||
@@ -166,14 +211,15 @@ run() {
 			-v slot1=$((3 * BITS * 1000000000 / LINK)) -v slot2=0)
 	eval "$(awk -v w=$((WARM * 1000000)) -v t=$((TAIL * 1000000)) -v bits=$BITS \
 		-v link_catchup=$((CATCHUP * 1000)) -v catchup=$((CATCHUP * 1000)) "${gates[@]}" \
-		"$_rates_awk" "$d.be" ${prt:+"$d.rt"})"
+		"$_rates_awk" "$d.be" ${prt:+"$d.rt"} ${psb:+"$d.sb"})"
 }
 
 # check KIND BE1 [RT2 BE2 RT_OFFER [RT_SENDER...]]: KIND on h2's port
 # (the flow to h2:5000 in class 1 at RT), the rates it should give. A run
 # that misses one is repeated when it was spoiled (the machine, not the
 # peer, may have taken the difference), up to TRIES runs; a miss in a run
-# that was not spoiled is the peer's.
+# that was not spoiled is the peer's. With SIB set, the flow's sibling
+# too (h2:5002 in class 1 at SB_RATE), which should keep all it offers.
 rates_ok() { # measured expected [measured expected]...
 	while [ $# -gt 0 ]; do
 		within "$1" "$2" 1 || return 1
@@ -181,15 +227,16 @@ rates_ok() { # measured expected [measured expected]...
 	done
 }
 check() {
-	local kind=$1 e1=$2 e2=${3:-} e3=${4:-} offer=${5:-0} try
+	local kind=$1 e1=$2 e2=${3:-} e3=${4:-} offer=${5:-0} try sib=()
 	shift $(($# < 5 ? $# : 5))
-	"$CFG/peer" -n "$(ns_of sw1)" -r $LINK -p swp2 "$kind" br0 "$(host_ip h2):5000:${RT}bit" ||
-		ktap_info "$kind: tc-configs/peer failed"
+	[ -z "${SIB:-}" ] || sib=("$(host_ip h2):5002:${SB_RATE}bit")
+	"$CFG/peer" -n "$(ns_of sw1)" -r $LINK -p swp2 "$kind" br0 "$(host_ip h2):5000:${RT}bit" \
+		"${sib[@]}" || ktap_info "$kind: tc-configs/peer failed"
 	for ((try = 1; try <= TRIES; try++)); do
 		run "$kind" "$offer" "$@"
 		ktap_info "$kind: run $try:$diag"
 		[ -n "$why" ] && ktap_info "$kind: run $try spoiled:$why"
-		rates_ok "$be1" "$e1" ${e2:+"$rt2" "$e2" "$be2" "$e3"} && break
+		rates_ok "$be1" "$e1" ${e2:+"$rt2" "$e2" "$be2" "$e3"} ${SIB:+"$sb2" $SB_OFFER} && break
 		[ -n "$why" ] || break
 	done
 	ktap_info "$kind: $(on sw1 tc -s qdisc show dev swp2 | awk '/^qdisc/ { q = $2 " " $3 } /Sent/ { printf "%s sent %d dropped %s; ", q, $4, $7 }')"
@@ -199,9 +246,12 @@ check() {
 		"$(rates_ok "$rt2" "$e2"; echo $?)"
 	ktap_result "$kind: best effort with the flow: $be2 of $e3 bit/s" \
 		"$(rates_ok "$be2" "$e3"; echo $?)"
+	[ -z "${SIB:-}" ] ||
+		ktap_result "$kind: the flow's sibling in its class, all it offers: $sb2 of $SB_OFFER bit/s" \
+			"$(rates_ok "$sb2" $SB_OFFER; echo $?)"
 }
 
-ktap_begin 25
+ktap_begin 26
 tmp=$(mktemp -d)
 defer rm -rf "$tmp"
 TOPO_OFFLOAD=off TOPO_TXQ=2 topo_create "sw1:h1,h2,h3" || ktap_skip_all "cannot build topology"
@@ -216,10 +266,11 @@ on sw1 bridge fdb replace "$(host_mac h2)" dev swp2 master static
 check plain $LINK
 # strict priority: the flow, at its rate, whole; best effort the rest
 check prio $LINK $RT $((LINK - RT)) $RT
-# the flow over its rate held to it: by a policer, HTB's class, the credits
-for kind in prio-police htb; do
-	check $kind $LINK $RT $((LINK - RT)) $((RT * 3 / 2))
-done
+# the flow over its rate held to it: by its own meter (802.1Qci's are
+# per stream: its sibling in the class keeps all it offers, none of the
+# flow's excess), HTB's class, the credits
+SIB=1 check prio-police $LINK $RT $((LINK - RT - SB_OFFER)) $((RT * 3 / 2))
+check htb $LINK $RT $((LINK - RT)) $((RT * 3 / 2))
 # cbs: between the flow's rate and idleslope (the rate and 2%, less the
 # 0.6-1% that sch_cbs's arithmetic loses: tc-configs/README.md)
 check cbs $LINK $((RT * 101 / 100)) $((LINK - RT * 101 / 100)) $((RT * 3 / 2))
