@@ -133,6 +133,18 @@ senders_ok() {
 	done
 }
 
+# delivered NAME PERCENT: every frame of NAME arrived, at its sender's rate
+# within PERCENT. The receiver's rate is held to what the sender put out,
+# not to what it was asked to: senders_ok lets a stalled sender fall 1%
+# short, and the switch cannot deliver what was never sent.
+delivered() {
+	local rx tx
+	rx=$(flow_rx "$1")
+	tx=$(flow_tx "$1")
+	[ "$(field received "$rx")" = "$(field sent "$tx")" ] &&
+	within "$(field rate_bps "$rx")" "$(field sent_bps "$tx")" "$2"
+}
+
 # Where frames of a flow were lost, for a failure's message:
 # path_drops FROM SW IN OUT TO: drops (tx/rx) of each link of the path
 # FROM:eth0 -> SW:IN ... SW:OUT -> TO:eth0, the output port's qdisc drops,
