@@ -13,7 +13,8 @@
 # 50 Mbit/s on 100 Mbit/s links, in 9000-byte frames: software switches on
 # an emulated CPU do not forward 4000 frames a second through three hops,
 # 700 they do. The shaper's small-frame case is a 5 Mbit/s flow of 1500-byte
-# frames. As on a real network, the switches do not share the sender's
+# frames. Every rate is machine_rate's: a quarter of it on a debug kernel,
+# whose senders and switches cannot keep up with the full one. As on a real network, the switches do not share the sender's
 # CPU: the sender runs on CPU 0, the switches (RPS on sw1's port to h1) on
 # CPU 1.
 # timeout=500
@@ -26,6 +27,9 @@
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 SOCK=/tmp/rtcd-h1.sock
 SW="sw1 sw2 sw3"
+LINK=$(machine_rate 100000000)
+BIG=$((LINK / 2))		# half the link, in 9000-byte frames
+SMALL=$((LINK / 20))		# a twentieth, in 1500-byte frames
 
 conns() { json_first "$(ctl "$1" -j show br0)" connections; }
 all_conns() { local s; for s in $SW; do [ "$(conns $s)" = "$1" ] || return 1; done; }
@@ -83,7 +87,7 @@ flow_check() {
 	ktap_info "$1: received $(jq -c '{count,frame_bps}' <<<"$rx" 2>/dev/null)," \
 		"sent $(jq -c '{sent,frame_bps}' <<<"$tx" 2>/dev/null)"
 	local ok
-	ok=$(jq -e --argjson tx "${tx:-null}" --argjson want "$(bps "$3")" \
+	ok=$(jq -e --argjson tx "${tx:-null}" --argjson want "$3" \
 		'.count == $tx.sent and $tx.frame_bps >= $want * 0.99 and
 		 .frame_bps >= $tx.frame_bps * 0.99 and
 		 .frame_bps <= $tx.frame_bps * 1.01' <<<"$rx" >/dev/null; echo $?)
@@ -111,7 +115,8 @@ loss_counters() {
 }
 # ms_since T0 T1: milliseconds from one $EPOCHREALTIME to another
 ms_since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
-bps() { awk -v r="$1" 'BEGIN { printf "%d", r * (r ~ /mbit/ ? 1e6 : r ~ /kbit/ ? 1e3 : 1) }'; }
+# mbit BITS: BITS/s for a check's name ("12.5 Mbit/s")
+mbit() { awk -v r="$1" 'BEGIN { printf "%g Mbit/s", r / 1e6 }'; }
 # gone_from_last T0: waits for the connection to go from sw3, the last
 # switch the teardown reaches; prints the ms from T0 (ns) to the end of the
 # first query that found it gone: an upper bound on when sw3 removed it.
@@ -136,9 +141,9 @@ done
 [ "$(nproc)" -lt 2 ] ||
 	on sw1 sh -c "echo 2 >/sys/class/net/$(port_of sw1 h1)/queues/rx-0/rps_cpus" ||
 	ktap_skip_all "cannot give the switches a CPU"
-"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw1)" -r 100mbit -t trk2 br0 &&
-"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw2)" -r 100mbit -t trk1 -t trk3 br0 &&
-"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw3)" -r 100mbit -t trk2 br0 ||
+"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw1)" -r ${LINK}bit -t trk2 br0 &&
+"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw2)" -r ${LINK}bit -t trk1 -t trk3 br0 &&
+"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw3)" -r ${LINK}bit -t trk2 br0 ||
 	ktap_skip_all "cannot make the switches"
 rm -f $SOCK /tmp/rtcd-h1.log
 rtcd_start || ktap_skip_all "rtcd did not start"
@@ -146,20 +151,20 @@ defer pkill -f "^rtcd .*-S $SOCK"
 on h2 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
 on h3 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
 
-# --- 50 Mbit/s (half the link) through 1 and 3 switches ---
-flow_check "1 switch: h1 -> h2 at 50 Mbit/s" h2 50mbit 8972
+# --- half the link through 1 and 3 switches ---
+flow_check "1 switch: h1 -> h2 at $(mbit $BIG)" h2 $BIG 8972
 ktap_result "1 switch: the connection is gone after the application closed it" \
 	"$(wait_conns 0 2; echo $?)"
-flow_check "3 switches: h1 -> h3 at 50 Mbit/s" h3 50mbit 8972
-flow_check "3 switches: h1 -> h3 at 5 Mbit/s in 1500-byte frames" h3 5mbit 1472
+flow_check "3 switches: h1 -> h3 at $(mbit $BIG)" h3 $BIG 8972
+flow_check "3 switches: h1 -> h3 at $(mbit $SMALL) in 1500-byte frames" h3 $SMALL 1472
 ktap_result "3 switches: the connection is gone after the application closed it" \
 	"$(wait_conns 0 2; echo $?)"
 
-# --- more than the network can carry (rt-limit 60% of 100 Mbit/s) ---
-out=$(on h1 rttr-send -S $SOCK 10.0.0.3 5000 80mbit -t 1 2>&1)
+# --- more than the network can carry (80% of the link; rt-limit 60%) ---
+out=$(on h1 rttr-send -S $SOCK 10.0.0.3 5000 $((LINK * 8 / 10)) -t 1 2>&1)
 rc=$?
 ktap_info "$out"
-ktap_result "80 Mbit/s on a 60 Mbit/s path: the application gets a clear refusal" \
+ktap_result "80% of the link on a path admitting 60%: the application gets a clear refusal" \
 	"$([ $rc != 0 ] && [[ "$out" == *bandwidth* ]] && all_conns 0; echo $?)"
 
 # --- the application dies: torn down everywhere within a second ---
@@ -175,7 +180,7 @@ ktap_result "application killed: its connection gone from every switch within 1 
 # --- rtcd restarted (SIGTERM, as systemctl restart) under a live stream ---
 res=$(mktemp)
 # long enough on a slow kernel for the new rtcd to be up before it ends
-flow h3 5mbit 1472 "$(slow 8)" >"$res" &
+flow h3 $SMALL 1472 "$(slow 8)" >"$res" &
 fpid=$!
 # the stream running (a slow kernel takes seconds to start it): restarted
 # before its setup, rtcd would not restart under a live stream
@@ -238,7 +243,7 @@ table inet e2e_deaf {
 }
 NFT
 ctl sw1 detach br0 &&
-"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw1)" -r 100mbit -t trk2 br0 &&
+"$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw1)" -r ${LINK}bit -t trk2 br0 &&
 ctl sw1 set br0 lifetime 3s
 sleep 0.5
 on h1 nft delete table inet e2e_deaf
