@@ -25,6 +25,7 @@
  * rx, drop_malformed, drop_ratelimit or drop_backlog.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/ip.h>
@@ -231,13 +232,15 @@ int main(int argc, char **argv)
 	/*
 	 * The switch answers to the source port: a socket there takes the
 	 * answers, so that the host sends no ICMP errors back to the switch
-	 * (frames to its signaling MAC, which it would count too).
+	 * (frames to its signaling MAC, which it would count too). Taken
+	 * already (EADDRINUSE) is as good: the caller's socket, which outlives
+	 * this one for the answers that come after the last frame.
 	 */
 	if (saddr) {
 		struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(40000) };
 		int u = socket(AF_INET, SOCK_DGRAM, 0);
 
-		if (u < 0 || bind(u, (struct sockaddr *)&sin, sizeof(sin)))
+		if (u < 0 || (bind(u, (struct sockaddr *)&sin, sizeof(sin)) && errno != EADDRINUSE))
 			perror("sigfuzz: the answers' port");
 	}
 
