@@ -25,6 +25,11 @@ BITS=$(((SIZE + 42) * 8))
 SLOT=$((3 * BITS * 100))	# three frames a cycle (3.6336 Mbit/s): a taprio slot
 RT=$((SLOT * 100 / 103))	# the flow's rate: 3 frames with taprio's 2% to spare
 ONE=3 TWO=3			# seconds: best effort alone, then with the flow
+# ms a receiver waits for its sender's first frame past when that is due,
+# then the silence that ends it: the flow's and the sibling's senders are
+# due ONE s after their receivers start (they sleep through phase one),
+# and a process start in the emulated guest can take 0.5 s
+WAIT=5000 GAP=1500
 CYCLE=10000			# us, tc-configs/peer's default
 WARM=500 TAIL=200		# ms cut at each phase's start and end
 CATCHUP=10000			# us: the link's bucket, a cycle (tc-configs/README.md)
@@ -45,13 +50,16 @@ SB_DEPTH=$((2 * 2 * (SIZE + 42)))	# 2 bursts of 2 frames (its rate x cycle is le
 # rate is (n - 1) frames over last - first in its window; with it, what
 # the machine did to the stream: the largest gap between arrivals, and the
 # largest lag jump, how far it fell behind its own mean rate within 200
-# ms. A run is spoiled when the link's departures (best effort alone; both
-# streams together) show that the emulated machine took capacity, not the
-# peer: for a link held by a tbf, a jump past its bucket (a cycle, CATCHUP:
-# it catches up no more); under taprio (cycle set: slot1 and slot2 the
-# offsets, ns, of the phases' slots), a frame that left later than its
-# place in its gate's slot by more than a frame and a half, or a cycle
-# with none: a stall that could push a frame out of its slot.
+# ms; and with due set, when the flow's first frame came, in s after the
+# receivers listened (up, us: ONE and its sender's process starts), or
+# that none did. A run is spoiled when the link's departures (best effort
+# alone; both streams together) show that the emulated machine took
+# capacity, not the peer: for a link held by a tbf, a jump past its bucket
+# (a cycle, CATCHUP: it catches up no more); under taprio (cycle set:
+# slot1 and slot2 the offsets, ns, of the phases' slots), a frame that
+# left later than its place in its gate's slot by more than a frame and a
+# half, or a cycle with none: a stall that could push a frame out of its
+# slot.
 _rates_awk='
 function stream(a, n, lo, hi, name,   i, k, t, sp, lag, q, h, tl, j, g) {
 	k = 0
@@ -116,8 +124,11 @@ END {
 	printf "be1=%.0f\n", stream(b, nb, b[1] + w, e1 - t, "best effort alone")
 	if (cycle)
 		gates(b, nb, b[1] + w, e1 - t, slot1, "best effort alone")
+	if (due && !nr)
+		print "diag+=\" the flow: none came;\""
 	if (!nr)
 		exit
+	printf "diag+=\" the flow first at %.2f s;\"\n", (r[1] / 1e3 - up) / 1e6
 	s2 = r[1]
 	e2 = b[nb] < r[nr] ? b[nb] : r[nr]
 	if (ns) {
@@ -152,23 +163,24 @@ END {
 # up that its meter may drop), or the machine took the link's capacity
 # (_rates_awk).
 run() {
-	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out gates=()
+	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out up gates=()
 	shift 2
 	rm -f "$d".*
-	on h2 udpprobe recv 5001 1000000 5000 1500 "$d.be" >"$d.berx" &
+	on h2 udpprobe recv 5001 1000000 $WAIT $GAP "$d.be" >"$d.berx" &
 	pbe=$!
 	prt= psb=
 	if [ "$offer" -gt 0 ]; then
-		on h2 udpprobe recv 5000 1000000 5000 1500 "$d.rt" >"$d.rtrx" &
+		on h2 udpprobe recv 5000 1000000 $((ONE * 1000 + WAIT)) $GAP "$d.rt" >"$d.rtrx" &
 		prt=$!
 	fi
 	if [ -n "${SIB:-}" ]; then
-		on h2 udpprobe recv 5002 1000000 5000 1500 "$d.sb" >"$d.sbrx" &
+		on h2 udpprobe recv 5002 1000000 $((ONE * 1000 + WAIT)) $GAP "$d.sb" >"$d.sbrx" &
 		psb=$!
 	fi
 	wait_line "$d.berx" listening $pbe && { [ -z "$prt" ] || wait_line "$d.rtrx" listening $prt; } &&
 		{ [ -z "$psb" ] || wait_line "$d.sbrx" listening $psb; } ||
 		ktap_info "$kind: a receiver did not start"
+	up=${EPOCHREALTIME/./}	# us
 	be1= rt2= sb2= be2= diag=
 	on h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + 1)) $SIZE) \
 		$SIZE $((LINK * 3 / 2))bit >"$d.betx" &
@@ -211,6 +223,7 @@ run() {
 			-v slot1=$((3 * BITS * 1000000000 / LINK)) -v slot2=0)
 	eval "$(awk -v w=$((WARM * 1000000)) -v t=$((TAIL * 1000000)) -v bits=$BITS \
 		-v link_catchup=$((CATCHUP * 1000)) -v catchup=$((CATCHUP * 1000)) "${gates[@]}" \
+		-v up="$up" -v due="${prt:+1}" \
 		"$_rates_awk" "$d.be" ${prt:+"$d.rt"} ${psb:+"$d.sb"})"
 }
 
