@@ -65,12 +65,13 @@ flow_start() {
 _flow_listen() {
 	local name=$1 i
 	set -- ${_flow_spec[$name]}
-	# 3 s for the first frame (the senders start after every receiver),
-	# then 1.5 s of silence ends a flow whose tail was dropped: senders
-	# stall for tens of ms at most on a loaded emulated machine.
+	# 3 s for the first frame (the senders start after every receiver
+	# listens; all start before any is waited for, so that none waits
+	# through the others' process starts), then 1.5 s of silence ends a
+	# flow whose tail was dropped: senders stall for tens of ms at most
+	# on a loaded emulated machine.
 	on "$2" udpprobe recv "$4" "$5" "$(slow 3000)" "$(slow 1500)" >"$_flow_dir/$name.rx" &
 	_flow_rxpid[$name]=$!
-	wait_line "$_flow_dir/$name.rx" listening "${_flow_rxpid[$name]}"
 }
 
 flows_go() {
@@ -79,6 +80,9 @@ flows_go() {
 		[ ${#pre[@]} -eq 0 ] || "${pre[@]}"
 		for name in "${!_flow_spec[@]}"; do
 			_flow_listen "$name"
+		done
+		for name in "${!_flow_spec[@]}"; do
+			wait_line "$_flow_dir/$name.rx" listening "${_flow_rxpid[$name]}"
 		done
 		pids=()
 		for name in "${!_flow_spec[@]}"; do
