@@ -14,9 +14,9 @@
 # an emulated CPU do not forward 4000 frames a second through three hops,
 # 700 they do. The shaper's small-frame case is a 5 Mbit/s flow of 1500-byte
 # frames. Every rate is machine_rate's: a quarter of it on a debug kernel,
-# whose senders and switches cannot keep up with the full one. As on a real network, the switches do not share the sender's
-# CPU: the sender runs on CPU 0, the switches (RPS on sw1's port to h1) on
-# CPU 1.
+# whose senders and switches cannot keep up with the full one. As on a real
+# network, the switches do not share the sender's CPU: the sender runs on
+# CPU 0, the switches (RPS on sw1's port to h1) on CPU 1.
 # timeout=500
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
