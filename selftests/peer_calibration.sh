@@ -10,7 +10,10 @@
 # within each phase's steady state, never from the senders' run time; a
 # run that misses and in which the emulated machine stalled the link past
 # what the peer catches up is repeated (tc-configs/README.md,
-# Calibration). About 2.5 minutes.
+# Calibration). About 2.5 minutes. On a debug kernel the link and every
+# rate are machine_rate's and the cycle (with what follows it: taprio's
+# slots, the buckets) and the receivers' waits slow's, so that a cycle
+# still holds the same frames.
 # timeout=300
 # once
 . "$(dirname "$0")/lib/ktap.sh"
@@ -19,26 +22,26 @@
 . "$(dirname "$0")/lib/sched.sh"
 
 CFG=${ETHEREAL_TOP:-.}/tc-configs
-LINK=10000000
+LINK=$(machine_rate 10000000)
 SIZE=1472			# 1514-byte frames
 BITS=$(((SIZE + 42) * 8))
-SLOT=$((3 * BITS * 100))	# three frames a cycle (3.6336 Mbit/s): a taprio slot
+CYCLE=$(slow 10000)		# us, tc-configs/peer's default
+SLOT=$((3 * BITS * 1000000 / CYCLE))	# three frames a cycle (3.6336 Mbit/s): a taprio slot
 RT=$((SLOT * 100 / 103))	# the flow's rate: 3 frames with taprio's 2% to spare
 ONE=3 TWO=3			# seconds: best effort alone, then with the flow
 # ms a receiver waits for its sender's first frame past when that is due,
 # then the silence that ends it: the flow's and the sibling's senders are
 # due ONE s after their receivers start (they sleep through phase one),
 # and a process start in the emulated guest can take 0.5 s
-WAIT=5000 GAP=1500
-CYCLE=10000			# us, tc-configs/peer's default
+WAIT=$(slow 5000) GAP=$(slow 1500)
 WARM=500 TAIL=200		# ms cut at each phase's start and end
-CATCHUP=10000			# us: the link's bucket, a cycle (tc-configs/README.md)
+CATCHUP=$CYCLE			# us: the link's bucket, a cycle (tc-configs/README.md)
 TRIES=3
 # prio-police's sibling: a second flow of class 1 reserving SB_RATE and
 # offering 95% of it, as the benches' flows do: a meter at exactly the
 # offered rate would drain with every catch-up of a late sender, and
 # refill never (bench/fig4)
-SB_RATE=2000000
+SB_RATE=$(machine_rate 2000000)
 SB_OFFER=$((SB_RATE * 95 / 100))
 SB_DEPTH=$((2 * 2 * (SIZE + 42)))	# 2 bursts of 2 frames (its rate x cycle is less)
 
@@ -243,8 +246,8 @@ check() {
 	local kind=$1 e1=$2 e2=${3:-} e3=${4:-} offer=${5:-0} try sib=()
 	shift $(($# < 5 ? $# : 5))
 	[ -z "${SIB:-}" ] || sib=("$(host_ip h2):5002:${SB_RATE}bit")
-	"$CFG/peer" -n "$(ns_of sw1)" -r $LINK -p swp2 "$kind" br0 "$(host_ip h2):5000:${RT}bit" \
-		"${sib[@]}" || ktap_info "$kind: tc-configs/peer failed"
+	"$CFG/peer" -n "$(ns_of sw1)" -r $LINK -c $((CYCLE / 1000))ms -p swp2 "$kind" br0 \
+		"$(host_ip h2):5000:${RT}bit" "${sib[@]}" || ktap_info "$kind: tc-configs/peer failed"
 	for ((try = 1; try <= TRIES; try++)); do
 		run "$kind" "$offer" "$@"
 		ktap_info "$kind: run $try:$diag"
@@ -290,14 +293,14 @@ check cbs $LINK $((RT * 101 / 100)) $((LINK - RT * 101 / 100)) $((RT * 3 / 2))
 # 10 ms cycles of 1211.2 us frames: a slot of 3 for the flow's class (its
 # 4410 bytes a cycle, 4497 with 2% to spare), the 5 whole ones left (6.37
 # ms) for best effort's, each for itself whether the other sends or not
-check taprio $((5 * BITS * 100)) $SLOT $((5 * BITS * 100)) $((RT * 3 / 2))
+check taprio $((5 * BITS * 1000000 / CYCLE)) $SLOT $((5 * BITS * 1000000 / CYCLE)) $((RT * 3 / 2))
 # two flows, each its half
 for kind in fq fq_codel; do
 	check $kind $LINK $((LINK / 2)) $((LINK / 2)) $((LINK * 3 / 4))
 done
 # h1 paces the flow to its rate (offering half as much again), the switch
 # gives it priority
-"$CFG/peer" -n "$(ns_of h1)" -r $LINK pace-host eth0 || ktap_info "pace-host failed"
+"$CFG/peer" -n "$(ns_of h1)" -r $LINK -c $((CYCLE / 1000))ms pace-host eth0 || ktap_info "pace-host failed"
 check pace $LINK $RT $((LINK - RT)) 1 \
 	rtperf send -j -r $((RT * 3 / 2)) -s $SIZE -t $TWO --pace=${RT}bit
 "$CFG/peer" -n "$(ns_of h1)" clear eth0
