@@ -568,7 +568,7 @@ static json_t *jdist(double *v, size_t n, json_t **cdf)
 }
 
 /* The per-run values VAL(run, i) of the valid runs, for flows IDX[0..nidx) */
-enum what { TPUT, SENT, LOSS, DMEAN, DP99, AMEAN, AP99, JITTER, IPDV };
+enum what { TPUT, SENT, LOSS, DMEAN, DP99, DP999, DMAX, AMEAN, AP99, JITTER, IPDV };
 
 static double fval(const struct frun *f, enum what w)
 {
@@ -578,6 +578,8 @@ static double fval(const struct frun *f, enum what w)
 	case LOSS: return f->loss;
 	case DMEAN: return f->nd ? f->net.mean : NAN;
 	case DP99: return f->nd ? f->net.p99 : NAN;
+	case DP999: return f->nd ? f->net.p999 : NAN;
+	case DMAX: return f->nd ? f->net.max : NAN;
 	case AMEAN: return f->nd ? f->app.mean : NAN;
 	case AP99: return f->nd ? f->app.p99 : NAN;
 	case JITTER: return f->jitter;
@@ -636,6 +638,8 @@ static double cval(const struct run *run, const size_t *idx, size_t nidx, enum w
 	switch (w) {
 	case DMEAN: case AMEAN: return d.mean;
 	case DP99: case AP99: return d.p99;
+	case DP999: return d.p999;
+	case DMAX: return d.max;
 	case JITTER: return m > 1 ? d.sd : NAN;
 	default: return NAN;
 	}
@@ -648,6 +652,7 @@ static json_t *group_json(struct run *runs, size_t nruns, const int *valid, cons
 		{ "throughput_bps", TPUT, 1, 0 }, { "sent_bps", SENT, 1, 0 },
 		{ "loss_pct", LOSS, 1, 2 },
 		{ "delay_mean_us", DMEAN, 1000, 1 }, { "delay_p99_us", DP99, 1000, 1 },
+		{ "delay_p999_us", DP999, 1000, 1 }, { "delay_max_us", DMAX, 1000, 1 },
 		{ "delay_app_mean_us", AMEAN, 1000, 1 }, { "delay_app_p99_us", AP99, 1000, 1 },
 		{ "jitter_us", JITTER, 1000, 1 }, { "ipdv_us", IPDV, 1000, 1 },
 	};

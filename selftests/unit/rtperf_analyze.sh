@@ -134,9 +134,13 @@ check "loss of what was meant to be sent in the window" '
 	.flows[1].expected == 900 and .flows[1].lost == 20 and .flows[1].loss_pct.mean == 2.22
 	and .flows[0].expected == 1798 and .flows[0].lost == 0
 	and .classes[0].loss_pct.mean == 0.74'
-# a's delay 100 us in r1, 200 us in r6: mean 150, t(0.975, 1) x 70.71 / sqrt 2
+# a's delay 100 us in r1, 200 us in r6: mean 150, t(0.975, 1) x 70.71 / sqrt 2;
+# each run's p99.9 and max the same (the class's too: b's 100 us is less)
 check "delay over the valid runs: the mean with Student's interval, pooled percentiles" '
 	.flows[0].delay_mean_us.mean == 150 and .flows[0].delay_mean_us.ci == 635.3
+	and .flows[0].delay_p999_us.mean == 150 and .flows[0].delay_p999_us.ci == 635.3
+	and .flows[0].delay_max_us.mean == 150 and .flows[0].delay_max_us.n == 2
+	and .classes[0].delay_max_us.mean == 150
 	and .flows[0].delay_us.p50 == 100 and .flows[0].delay_us.max == 200
 	and .flows[0].delay_app_us.min == 110 and .flows[0].delay_app_us.max == 210
 	and .flows[0].jitter_us.mean == 0 and .flows[0].ipdv_us.mean == 0'
