@@ -58,13 +58,17 @@ nto1() {
 	  \"flows\": [$(flow 1000000 0 2000 3000 30000 | jq -c '. + {class: "platinum"}')]}"
 }
 scenario nto1 "$(nto1 ethereal-paced be)" "$(nto1 ethereal-paced plat)"
+# fig6: the cycle a property of EtheReal's configurations alone
+scenario fig6 \
+	"{\"config\": \"ethereal-cyclic-20ms\", \"cycle_ms\": 20, \"tcp\": false, \"valid\": 5, \"rt\": $(flow 1000000 0 2000 3000 30000)}" \
+	"{\"config\": \"prio\", \"cycle_ms\": null, \"tcp\": false, \"valid\": 5, \"rt\": $(flow 1000000 0 2000 3000)}"
 mkdir -p "$D/res/pacing_cpu"
 echo '{"machine": {"commit": "test", "quick": false, "kernel": "k"}, "rows": []}' \
 	>"$D/res/pacing_cpu/pacing_cpu.json"
 echo "# pacing" >"$D/res/pacing_cpu/pacing_cpu.md"
 
-ktap_begin 8
-SCENARIOS="fig4 nto1 alloc pacing_cpu" "$top/bench/summary" "$D/res" "$D/out.md" 2>"$D/err"
+ktap_begin 9
+SCENARIOS="fig4 fig6 nto1 alloc pacing_cpu" "$top/bench/summary" "$D/res" "$D/out.md" 2>"$D/err"
 ktap_result "bench/summary writes the page" $? "$(cat "$D/err")"
 out=$D/out.md
 
@@ -88,9 +92,11 @@ check "alloc: the worse-served class's allocation error, against the lowest peer
 check "nto1: platinum compared, the best-effort control case left out; no peer said" \
 	"$(grep -F '| nto1 |' "$out" | grep -F 'EtheReal' -v)" \
 	'^\| nto1 \| plat, 1518 B, 30% a source \| ethereal-paced \|.*no peer measured \|$'
+check "fig6: a cycle of EtheReal's against the peers, which have none" \
+	"$(row fig6 alone ethereal-cyclic-20ms)" '\| prio \|.*level with prio'
 check "the count of comparisons, and where EtheReal is not ahead" \
 	"$(grep '^EtheReal ahead' "$out")" \
-	'ahead of the best peer in 2 of 5 comparisons, not ahead in 2: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced\.$'
+	'ahead of the best peer in 2 of 6 comparisons, not ahead in 3: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms\.$'
 check "a sitting of some scenarios: the others of make bench not measured yet" \
-	"$(grep '^Not measured yet' "$out")" ': fig5, fig6, fig7, isolation, throughput, burst, latency, path, setup, scale, table1, demo\.$'
+	"$(grep '^Not measured yet' "$out")" ': fig5, fig7, isolation, throughput, burst, latency, path, setup, scale, table1, demo\.$'
 ktap_end
