@@ -4,7 +4,7 @@
 # bench/summary natively, on made-up results with known answers: EtheReal
 # against the best peer of each point (the best chosen among the peers
 # whose flow got its rate with no loss, the verdict from the intervals),
-# a point with no valid run, a point with no peer, alloc's allocation
+# a point with no valid run, a point with no peer (or none valid), alloc's allocation
 # error as its criterion, nto1's control case left out, scenarios with no
 # reserved flow (pacing_cpu) passed over; the scenarios of make bench not
 # in a sitting's SCENARIOS and without results named as not measured.
@@ -91,7 +91,7 @@ check "alloc: the worse-served class's allocation error, against the lowest peer
 	'error: high 1 ± 1%, low 5 ± 1% \|.*\| htb \| error: high 0.5 ± 1%, low 20 ± 1% \|.*\| ahead \|$'
 check "nto1: platinum compared, the best-effort control case left out; no peer said" \
 	"$(grep -F '| nto1 |' "$out" | grep -F 'EtheReal' -v)" \
-	'^\| nto1 \| plat, 1518 B, 30% a source \| ethereal-paced \|.*no peer measured \|$'
+	'^\| nto1 \| plat, 1518 B, 30% a source \| ethereal-paced \|.*no peer with a valid run \|$'
 check "fig6: a cycle of EtheReal's against the peers, which have none" \
 	"$(row fig6 alone ethereal-cyclic-20ms)" '\| prio \|.*level with prio'
 check "the count of comparisons, and where EtheReal is not ahead" \
