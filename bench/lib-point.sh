@@ -151,12 +151,15 @@ lp_send_rt() {
 # lp_open HOST DADDR DPORT RATE [BURST [MAXPKT]]: a reservation through
 # HOST's rtcd held by "rtcd open" for the run, for a sender that does not
 # shape (plain rtperf to the proxy IP); lp_proxy HOST waits for it and
-# prints the proxy IP
+# prints the proxy IP. rtcd's answer (open-HOST) and what was reserved
+# (open-HOST.req, "DADDR DPORT") stay in the run's directory: rtperf
+# analyze sets the sender to the proxy against the bound told
 lp_open() {
 	local h=$1 f=$_lp_dir/open-$1
 	shift
 	_lp_mon_start
 	rm -f "$f" "$f.pid"
+	echo "$1 $2" >"$f.req"
 	on "$h" sh -c 'echo $$ >"$0.pid"; s=$1; shift; exec rtcd -S "$s" -i eth0 open "$@"' "$f" \
 		"$(rtcd_sock "$h")" "$@" >"$f" 2>&1 &
 	_lp_jobs+=($!)

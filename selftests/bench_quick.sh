@@ -69,7 +69,7 @@ check "platinum on EtheReal: its contract and delay bound beside its largest del
 	 | .valid == 0 or (.bounds | length == 1 and (.[0] | .name == "h1"
 		and .delay_bound_us > 0 and .delay_max_us > 0 and .ratio > 0
 		and .contract.rate_bps > 0 and .contract.hops == 1 and .contract.pacing == "packet"
-		and .kept == (.exceeded_runs == 0))))
+		and .kept == (.failed_runs == 0))))
 	and all(.results[] | select(.config == "prio"); .bounds == [])'
 ktap_result "nto1.md: a row per class of every point, each with its runs" \
 	"$([ "$(grep -c '^| \(be\|plat\) | 1518 | 30% | [a-z-]* | [a-z]* | \([0-9]/[0-9]\|invalid\)' \

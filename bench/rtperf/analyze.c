@@ -17,6 +17,7 @@
  * values a scenario measured itself once per run, each LIST a
  * comma-separated list of numbers (empty: none), as a JSON array.
  */
+#include <dirent.h>
 #include <err.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -191,32 +192,95 @@ static int64_t jint(json_t *o, const char *key)
 	return json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
 }
 
+/* open-HOST: rtcd open's answers (open-HOST.pid, .req beside it) */
+static int open_file(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "open-", 5) && !strchr(d->d_name, '.');
+}
+
 /*
- * A sender's reservation (rtperf send's JSON TX): contract and delay
- * bound, and what the switches of the run in DIR measured of it.
+ * A reservation held for an unshaped sender by "rtcd open" (lp_open in
+ * bench/lib-point.sh): in DIR, open-HOST has rtcd's answer (its proxy,
+ * contract and bound) and open-HOST.req the address and port reserved,
+ * "DADDR DPORT". The one whose proxy is PROXY, the sender's destination,
+ * with DADDR (LEN bytes) and DPORT set; NULL when none.
+ */
+static json_t *open_find(const char *dir, const char *proxy, char *daddr, size_t len,
+			 long *dport)
+{
+	struct dirent **names;
+	json_t *held = NULL;
+	char path[4096], line[4096], a[64];
+	int k, nf;
+	FILE *f;
+
+	nf = scandir(dir, &names, open_file, alphasort);
+	for (k = 0; k < nf; k++) {
+		json_t *o = NULL;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[k]->d_name);
+		f = held ? NULL : fopen(path, "r");
+		if (f && fgets(line, sizeof(line), f))
+			o = json_loads(line, 0, NULL);
+		if (f)
+			fclose(f);
+		if (json_is_string(json_object_get(o, "proxy")) &&
+		    !strcmp(json_string_value(json_object_get(o, "proxy")), proxy)) {
+			held = o;
+			o = NULL;
+			*daddr = 0;
+			snprintf(path, sizeof(path), "%s/%s.req", dir, names[k]->d_name);
+			f = fopen(path, "r");
+			if (f && fscanf(f, "%63s %ld", a, dport) == 2)
+				snprintf(daddr, len, "%s", a);
+			if (f)
+				fclose(f);
+		}
+		json_decref(o);
+		free(names[k]);
+	}
+	if (nf >= 0)
+		free(names);
+	return held;
+}
+
+/*
+ * A sender's reservation (rtperf send's JSON TX, or one rtcd open holds
+ * for it): contract and delay bound, and what the switches of the run in
+ * DIR measured of it.
  */
 static void reservation_load(const char *dir, json_t *tx, struct frun *fr)
 {
-	json_t *res = json_object_get(tx, "reservation");
-	json_t *p = json_object_get(res, "pacing");
-	const char *id = json_string_value(json_object_get(res, "id"));
+	json_t *res = json_object_get(tx, "reservation"), *held = NULL, *p;
 	const char *daddr = json_string_value(json_object_get(tx, "daddr"));
+	long dport = (long)jint(tx, "dport");
+	const char *id;
+	char real[64];
 	uint16_t cid;
 
 	fr->bound = NAN;
+	if (!json_is_object(res) && daddr) {
+		held = open_find(dir, daddr, real, sizeof(real), &dport);
+		res = held;
+		daddr = held && *real ? real : NULL;
+	}
 	if (!json_is_object(res))
 		return;
+	p = json_object_get(res, "pacing");
+	id = json_string_value(json_object_get(res, "id"));
 	if (json_is_integer(json_object_get(res, "delay_bound_ns")) &&
 	    jint(res, "delay_bound_ns") > 0)
 		fr->bound = (double)jint(res, "delay_bound_ns");
-	fr->res_rate = jnum(res, "rate_bps");
+	/* rtcd's answer says rate; its sender shapes nothing */
+	fr->res_rate = jnum(res, held ? "rate" : "rate_bps");
 	fr->res_burst = jnum(res, "burst");
 	fr->res_max_pkt = jnum(res, "max_pkt");
 	fr->res_hops = jnum(res, "hops");
-	snprintf(fr->pacing, sizeof(fr->pacing), "%s", json_is_string(p) ? json_string_value(p) : "");
+	snprintf(fr->pacing, sizeof(fr->pacing), "%s",
+		 held ? "none" : json_is_string(p) ? json_string_value(p) : "");
 	if (id && daddr && !parse_conn_id(id, &cid))
-		fr->nhops = rtperf_hops_load(dir, daddr, (long)jint(tx, "dport"), cid, fr->hops,
-					     RTPERF_MAX_HOPS);
+		fr->nhops = rtperf_hops_load(dir, daddr, dport, cid, fr->hops, RTPERF_MAX_HOPS);
+	json_decref(held);
 }
 
 static void rx_load(const char *dir, const char *rx, struct rxdata *d)
@@ -568,7 +632,7 @@ static json_t *jdist(double *v, size_t n, json_t **cdf)
 }
 
 /* The per-run values VAL(run, i) of the valid runs, for flows IDX[0..nidx) */
-enum what { TPUT, SENT, LOSS, DMEAN, DP99, AMEAN, AP99, JITTER, IPDV };
+enum what { TPUT, SENT, LOSS, DMEAN, DP99, DP999, DMAX, AMEAN, AP99, JITTER, IPDV };
 
 static double fval(const struct frun *f, enum what w)
 {
@@ -578,6 +642,8 @@ static double fval(const struct frun *f, enum what w)
 	case LOSS: return f->loss;
 	case DMEAN: return f->nd ? f->net.mean : NAN;
 	case DP99: return f->nd ? f->net.p99 : NAN;
+	case DP999: return f->nd ? f->net.p999 : NAN;
+	case DMAX: return f->nd ? f->net.max : NAN;
 	case AMEAN: return f->nd ? f->app.mean : NAN;
 	case AP99: return f->nd ? f->app.p99 : NAN;
 	case JITTER: return f->jitter;
@@ -636,6 +702,8 @@ static double cval(const struct run *run, const size_t *idx, size_t nidx, enum w
 	switch (w) {
 	case DMEAN: case AMEAN: return d.mean;
 	case DP99: case AP99: return d.p99;
+	case DP999: return d.p999;
+	case DMAX: return d.max;
 	case JITTER: return m > 1 ? d.sd : NAN;
 	default: return NAN;
 	}
@@ -648,6 +716,7 @@ static json_t *group_json(struct run *runs, size_t nruns, const int *valid, cons
 		{ "throughput_bps", TPUT, 1, 0 }, { "sent_bps", SENT, 1, 0 },
 		{ "loss_pct", LOSS, 1, 2 },
 		{ "delay_mean_us", DMEAN, 1000, 1 }, { "delay_p99_us", DP99, 1000, 1 },
+		{ "delay_p999_us", DP999, 1000, 1 }, { "delay_max_us", DMAX, 1000, 1 },
 		{ "delay_app_mean_us", AMEAN, 1000, 1 }, { "delay_app_p99_us", AP99, 1000, 1 },
 		{ "jitter_us", JITTER, 1000, 1 }, { "ipdv_us", IPDV, 1000, 1 },
 	};

@@ -10,7 +10,8 @@
 # the valid runs only, with Student's interval, Jain's index of a class,
 # departures skipped after stalls counted, a reserved flow's largest delay
 # against its delay bound, what the switches measured of it hop by hop
-# (their monitors' events, followed along the path), and the export.
+# (their monitors' events, followed along the path), a reservation that
+# rtcd open holds for an unshaped sender, and the export.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
@@ -99,7 +100,26 @@ hops() {
 hops "$D/h1" 25 20 0					# sw2 over during stalls only
 hops "$D/h2" 24 22 1					# sw2 over, not a stall
 
-ktap_begin 13
+# held DIR: flow a unshaped to the proxy of a reservation rtcd open holds
+# (bench/lib-point.sh's lp_open: open-h1, open-h1.req) for 10.0.0.3:5000
+# through sw1, and beside it h2's for port 5001 under another proxy
+held() {
+	run "$1"
+	jq -c '.daddr = "198.18.0.5" | .dport = 5000' "$1/a.tx" >"$1/a.tx.new" &&
+		mv "$1/a.tx.new" "$1/a.tx"
+	local c='"lifetime_ms":0,"hops":1,"rate":9000000,"burst":3000,"max_pkt":1514,"delay_bound_ns":150000'
+	echo "{\"ok\":true,\"id\":\"03:02\",\"proxy\":\"198.18.0.6\",$c}" >"$1/open-h0"
+	echo "10.0.0.3 5001" >"$1/open-h0.req"
+	echo "{\"ok\":true,\"id\":\"03:01\",\"proxy\":\"198.18.0.5\",$c}" >"$1/open-h1"
+	echo "10.0.0.3 5000" >"$1/open-h1.req"
+	echo 1 >"$1/open-h1.pid"
+	cat >"$1/hops-sw1.json" <<-EOT
+	{"event":"teardown","bridge":"br0","dev":"swp1","id":769,"out":"swp3","rate":1125000,"daddr":"10.0.0.3","dport":5000,"measured":{"frames":900,"max_ns":3000000,"on_time_max_ns":3000000,"over":0,"over_on_time":0,"promise_ns":21000000}}
+	EOT
+}
+held "$D/o1"
+
+ktap_begin 14
 out=$("$rtperf" analyze -w 0.1 -S 2 -o "$D/export.csv" -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 \
 	"$D"/r?)
 rc=$?
@@ -134,9 +154,13 @@ check "loss of what was meant to be sent in the window" '
 	.flows[1].expected == 900 and .flows[1].lost == 20 and .flows[1].loss_pct.mean == 2.22
 	and .flows[0].expected == 1798 and .flows[0].lost == 0
 	and .classes[0].loss_pct.mean == 0.74'
-# a's delay 100 us in r1, 200 us in r6: mean 150, t(0.975, 1) x 70.71 / sqrt 2
+# a's delay 100 us in r1, 200 us in r6: mean 150, t(0.975, 1) x 70.71 / sqrt 2;
+# each run's p99.9 and max the same (the class's too: b's 100 us is less)
 check "delay over the valid runs: the mean with Student's interval, pooled percentiles" '
 	.flows[0].delay_mean_us.mean == 150 and .flows[0].delay_mean_us.ci == 635.3
+	and .flows[0].delay_p999_us.mean == 150 and .flows[0].delay_p999_us.ci == 635.3
+	and .flows[0].delay_max_us.mean == 150 and .flows[0].delay_max_us.n == 2
+	and .classes[0].delay_max_us.mean == 150
 	and .flows[0].delay_us.p50 == 100 and .flows[0].delay_us.max == 200
 	and .flows[0].delay_app_us.min == 110 and .flows[0].delay_app_us.max == 210
 	and .flows[0].jitter_us.mean == 0 and .flows[0].ipdv_us.mean == 0'
@@ -167,6 +191,12 @@ check "hop by hop over two runs: the largest of each, a frame over its promise o
 	.bounds_exceeded == 1 and (.bounds[0] | .kept == false and .broken_runs == 1
 	and .exceeded_runs == 0 and .hops[1].max_us == 25000 and .hops[1].on_time_max_us == 22000
 	and .hops[1].over == 4 and .hops[1].over_on_time == 1 and .hops[1].frames == 1800)'
+out=$("$rtperf" analyze -w 0.1 -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 "$D/o1")
+check "a reservation rtcd open holds for an unshaped sender: its bound, what the switch measured" '
+	(.bounds | length) == 1 and (.bounds[0] | .name == "a" and .delay_bound_us == 150
+	and .delay_max_us == 100 and .kept == true and .measured_runs == 1
+	and .contract == {rate_bps: 9000000, burst: 3000, max_pkt: 1514, hops: 1, pacing: "none"}
+	and ([.hops[] | [.switch, .out, .max_us]] == [["sw1", "swp3", 3000]]))'
 ktap_result "the export: every datagram of every run, tagged with the run" \
 	"$([ "$(head -n 1 "$D/export.csv")" = run,rx,flow,seq,sched_ns,tx_ns,rx_ns,size ] &&
 	   [ "$(grep -c '^6,rx,1,' "$D/export.csv")" = 1000 ] &&

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/summary natively, on made-up results with known answers: EtheReal
+# against the best peer of each point (the best chosen among the peers
+# whose flow got its rate with no loss, the verdict from the intervals),
+# a point with no valid run, a point with no peer (or none valid), alloc's allocation
+# error as its criterion, nto1's control case left out, scenarios with no
+# reserved flow (pacing_cpu) passed over; the scenarios of make bench not
+# in a sitting's SCENARIOS and without results named as not measured.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/lib/ktap.sh"
+
+command -v jq >/dev/null || ktap_skip_all "no jq"
+D=$(mktemp -d)
+defer rm -rf "$D"
+
+# est MEAN CI: an estimate over runs, as rtperf analyze gives it
+est() { echo "{\"mean\": $1, \"ci\": $2, \"n\": 5}"; }
+# flow GOT_BPS LOSS P999_US MAX_US [BOUND_US]: a reserved flow that sent 1 Mbit/s
+flow() {
+	local b=null
+	[ -n "${5:-}" ] && b="{\"delay_bound_us\": $5}"
+	echo "{\"throughput_bps\": $(est "$1" 0), \"sent_bps\": $(est 1000000 0),
+	  \"loss_pct\": $(est "$2" 0), \"delay_p999_us\": $(est "$3" 100),
+	  \"delay_max_us\": $(est "$4" 500), \"delay_us\": {\"p999\": $3, \"max\": $4},
+	  \"bound\": $b}"
+}
+# scenario NAME RESULTS...: NAME/NAME.json and NAME.md, stamped "test"
+scenario() {
+	local n=$1
+	shift
+	mkdir -p "$D/res/$n"
+	printf '%s\n' "$@" | jq -s --arg n "$n" '{scenario: $n, summary: "made up",
+		machine: {commit: "test", quick: false, kernel: "k"}, results: .}' >"$D/res/$n/$n.json"
+	echo "## $n" >"$D/res/$n/$n.md"
+}
+fig4() { echo "{\"config\": \"$1\", \"interferers\": $2, \"valid\": $3, \"test\": $4}"; }
+scenario fig4 \
+	"$(fig4 ethereal-paced 1 5 "$(flow 1000000 0 2000 5000 30000)")" \
+	"$(fig4 prio 1 5 "$(flow 1000000 0 3000 6000)")" \
+	"$(fig4 htb 1 5 "$(flow 1000000 1 1000 2000)")" \
+	"$(fig4 plain 1 5 "$(flow 600000 40 9000 9000)")" \
+	"$(fig4 ethereal-paced 2 5 "$(flow 1000000 0 3000 6000 30000)")" \
+	"$(fig4 prio 2 5 "$(flow 1000000 0 2900 6000)")" \
+	"$(fig4 ethereal-paced 4 0 "$(flow 0 0 0 0)")" \
+	"$(fig4 prio 4 5 "$(flow 1000000 0 3000 6000)")"
+# alloc err(high), err(low): each class's error and its interval
+alloc() {
+	echo "{\"config\": \"$1\", \"policy\": \"90/10\", \"valid\": 5,
+	  \"high\": {\"error_pct\": $2, \"theoretical_bps\": 1000000, \"throughput_bps\": $(est 1 10000)},
+	  \"low\": {\"error_pct\": $3, \"theoretical_bps\": 1000000, \"throughput_bps\": $(est 1 10000)}}"
+}
+scenario alloc "$(alloc ethereal-paced 1 5)" "$(alloc htb 0.5 20)" "$(alloc prio 0 80)"
+nto1() {
+	echo "{\"config\": \"$1\", \"case\": \"$2\", \"frame\": 1518, \"load_pct\": 30, \"valid\": 5,
+	  \"flows\": [$(flow 1000000 0 2000 3000 30000 | jq -c '. + {class: "platinum"}')]}"
+}
+scenario nto1 "$(nto1 ethereal-paced be)" "$(nto1 ethereal-paced plat)"
+# fig6: the cycle a property of EtheReal's configurations alone
+scenario fig6 \
+	"{\"config\": \"ethereal-cyclic-20ms\", \"cycle_ms\": 20, \"tcp\": false, \"valid\": 5, \"rt\": $(flow 1000000 0 2000 3000 30000)}" \
+	"{\"config\": \"prio\", \"cycle_ms\": null, \"tcp\": false, \"valid\": 5, \"rt\": $(flow 1000000 0 2000 3000)}"
+mkdir -p "$D/res/pacing_cpu"
+echo '{"machine": {"commit": "test", "quick": false, "kernel": "k"}, "rows": []}' \
+	>"$D/res/pacing_cpu/pacing_cpu.json"
+echo "# pacing" >"$D/res/pacing_cpu/pacing_cpu.md"
+
+ktap_begin 9
+SCENARIOS="fig4 fig6 nto1 alloc pacing_cpu" "$top/bench/summary" "$D/res" "$D/out.md" 2>"$D/err"
+ktap_result "bench/summary writes the page" $? "$(cat "$D/err")"
+out=$D/out.md
+
+# row SCENARIO POINT CONFIG: the comparison's row
+row() { grep -F "| $1 | $2 | $3 |" "$out"; }
+# check DESC ROW PATTERN: the row matches the extended regular expression
+check() {
+	grep -qE -- "$3" <<<"$2"
+	ktap_result "$1" $? "$2"
+}
+check "the best peer got its rate with no loss (htb lost, plain fell short); ahead beyond the intervals" \
+	"$(row fig4 "1 interfering" ethereal-paced)" \
+	'\| 100%, loss 0% \| 2 ± 0.1 \| 5 ± 0.5 \| 30 \(max 0.167\) \| prio \| 100%, loss 0% \| 3 ± 0.1 \| 6 ± 0.5 \| ahead \|$'
+check "intervals that overlap: level, not ahead" "$(row fig4 "2 interfering" ethereal-paced)" \
+	'\| prio \|.*\*\*not ahead\*\*: level with prio'
+check "a point with no valid run is not ahead, and says so" "$(row fig4 "4 interfering" ethereal-paced)" \
+	'\*\*not ahead\*\*: no valid run \|$'
+check "alloc: the worse-served class's allocation error, against the lowest peer's" \
+	"$(row alloc 90/10 ethereal-paced)" \
+	'error: high 1 ± 1%, low 5 ± 1% \|.*\| htb \| error: high 0.5 ± 1%, low 20 ± 1% \|.*\| ahead \|$'
+check "nto1: platinum compared, the best-effort control case left out; no peer said" \
+	"$(grep -F '| nto1 |' "$out" | grep -F 'EtheReal' -v)" \
+	'^\| nto1 \| plat, 1518 B, 30% a source \| ethereal-paced \|.*no peer with a valid run \|$'
+check "fig6: a cycle of EtheReal's against the peers, which have none" \
+	"$(row fig6 alone ethereal-cyclic-20ms)" '\| prio \|.*level with prio'
+check "the count of comparisons, and where EtheReal is not ahead" \
+	"$(grep '^EtheReal ahead' "$out")" \
+	'ahead of the best peer in 2 of 6 comparisons, not ahead in 3: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms\.$'
+check "a sitting of some scenarios: the others of make bench not measured yet" \
+	"$(grep '^Not measured yet' "$out")" ': fig5, fig7, isolation, throughput, burst, latency, path, setup, scale, table1, demo\.$'
+ktap_end
