@@ -116,7 +116,7 @@ void ethereal_deactivate(struct ethereal_sched *q, struct ethereal_class *cl);
 /* sch_ethereal_class.c */
 int ethereal_class_insert(struct ethereal_sched *q, const struct ethereal_conn *conn);
 void ethereal_class_unlink(struct ethereal_sched *q, struct ethereal_class *cl,
-			   struct sk_buff **to_free);
+			   struct qdisc_skb_head *gone);
 void ethereal_class_remove_all(struct ethereal_sched *q);
 
 /* sch_ethereal_port.c (RTNL held) */

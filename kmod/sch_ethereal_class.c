@@ -60,19 +60,28 @@ int ethereal_class_insert(struct ethereal_sched *q, const struct ethereal_conn *
 	return 0;
 }
 
-/* Out of the tables and its frames dropped; the caller frees it. */
+/*
+ * Out of the tables, its frames dropped: moved to GONE, which the caller
+ * frees with rtnl_kfree_skbs(), out of the tree lock. That wants the list's
+ * tail as well as its head: given no tail, it frees nothing, and every frame
+ * queued here would pin its sender's socket for good. The caller frees CL.
+ */
 void ethereal_class_unlink(struct ethereal_sched *q, struct ethereal_class *cl,
-			   struct sk_buff **to_free)
+			   struct qdisc_skb_head *gone)
 {
 	struct Qdisc *sch = q->sch;
 	unsigned int qlen = cl->q.qlen, backlog = cl->backlog;
-	struct sk_buff *skb;
 
 	xa_erase_bh(&q->classes, cl->qid);
 	ethereal_deactivate(q, cl);
-	while ((skb = __qdisc_dequeue_head(&cl->q))) {
-		skb->next = *to_free;
-		*to_free = skb;
+	if (cl->q.head) {
+		if (gone->tail)
+			gone->tail->next = cl->q.head;
+		else
+			gone->head = cl->q.head;
+		gone->tail = cl->q.tail;
+		gone->qlen += qlen;
+		ethereal_qhead_init(&cl->q);
 	}
 	cl->backlog = 0;
 	if (qlen) {
@@ -87,18 +96,19 @@ void ethereal_class_unlink(struct ethereal_sched *q, struct ethereal_class *cl,
 
 void ethereal_class_remove_all(struct ethereal_sched *q)
 {
-	struct sk_buff *to_free = NULL;
+	struct qdisc_skb_head to_free;
 	struct ethereal_class *cl;
 	unsigned long qid;
 	LIST_HEAD(gone);
 
+	ethereal_qhead_init(&to_free);
 	sch_tree_lock(q->sch);
 	xa_for_each(&q->classes, qid, cl) {
 		ethereal_class_unlink(q, cl, &to_free);
 		list_add(&cl->alist, &gone);
 	}
 	sch_tree_unlock(q->sch);
-	rtnl_kfree_skbs(to_free, NULL);
+	rtnl_kfree_skbs(to_free.head, to_free.tail);
 	while (!list_empty(&gone)) {
 		cl = list_first_entry(&gone, struct ethereal_class, alist);
 		list_del(&cl->alist);

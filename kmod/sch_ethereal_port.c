@@ -155,18 +155,19 @@ int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *co
 void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn)
 {
 	struct ethereal_sched *q = port->sched;
-	struct sk_buff *to_free = NULL;
+	struct qdisc_skb_head to_free;
 	struct ethereal_class *cl;
 
 	ASSERT_RTNL();
 	if (!q)
 		return;
+	ethereal_qhead_init(&to_free);
 	sch_tree_lock(q->sch);
 	cl = xa_load(&q->classes, conn->qid);
 	if (cl)
 		ethereal_class_unlink(q, cl, &to_free);
 	sch_tree_unlock(q->sch);
-	rtnl_kfree_skbs(to_free, NULL);
+	rtnl_kfree_skbs(to_free.head, to_free.tail);
 	kfree(cl);
 }
 

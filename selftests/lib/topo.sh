@@ -52,6 +52,15 @@ on() {
 	*) ip netns exec "$ns" "$@" ;;
 	esac
 }
+# on_bg NODE CMD...: CMD in NODE's namespace in the background, with $! its
+# own pid (ip netns exec execs it), so that kill stops it. "on NODE CMD &"
+# would leave $! a subshell, whose kill orphans CMD: it went on sending
+# into the next tests, and pinned what it held.
+on_bg() {
+	local ns=$TOPO_NS_PREFIX$1
+	shift
+	ip netns exec "$ns" "$@" &
+}
 host_ip() { echo "10.0.0.${1##*[a-z]}"; }
 host_mac() { local m; _topo_host_mac m "$1"; echo "$m"; }
 bridge_mac() { local m; _topo_bridge_mac m "$1"; echo "$m"; }
