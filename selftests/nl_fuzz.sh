@@ -26,7 +26,7 @@ topo_create "sw1:h1,h2,h3" || ktap_skip_all "cannot build topology"
 ports=$(for h in h1 h2 h3; do port_of sw1 $h; done)
 
 # Frames cross the switch while its configuration changes under them.
-on h1 ping -q -i 0.02 -w 600 "$(host_ip h2)" >/dev/null 2>&1 &
+on_bg h1 ping -q -i 0.02 -w 600 "$(host_ip h2)" >/dev/null 2>&1
 pinger=$!
 defer kill $pinger
 

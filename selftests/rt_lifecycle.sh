@@ -22,11 +22,11 @@ setup_switch() {
 # Traffic until stop_load: real time from h1 and h3, ordinary h4 -> h2.
 load_pids=()
 start_load() {
-	on h1 udpprobe send "$(proxy_ip 03:09)" 5000 1000000 200 4000 >/dev/null 2>&1 &
+	on_bg h1 udpprobe send "$(proxy_ip 03:09)" 5000 1000000 200 4000 >/dev/null 2>&1
 	load_pids+=($!)
-	on h3 udpprobe send "$(proxy_ip 03:09)" 5000 1000000 200 4000 >/dev/null 2>&1 &
+	on_bg h3 udpprobe send "$(proxy_ip 03:09)" 5000 1000000 200 4000 >/dev/null 2>&1
 	load_pids+=($!)
-	on h4 udpprobe send "$(host_ip h2)" 5001 1000000 1000 4000 >/dev/null 2>&1 &
+	on_bg h4 udpprobe send "$(host_ip h2)" 5001 1000000 1000 4000 >/dev/null 2>&1
 	load_pids+=($!)
 	sleep 0.5
 }

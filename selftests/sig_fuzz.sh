@@ -47,7 +47,7 @@ tx_dropped() { link_dropped "$1" "$2" tx; }
 # The switch's answers to h1 (port 40000) keep coming after sigfuzz exits
 # (setups time out later): a socket there takes them, or h1's ICMP errors,
 # which go to the signaling MAC, would be counted too.
-on h1 udpprobe recv 40000 1000000 8000 >/dev/null &
+on_bg h1 udpprobe recv 40000 1000000 8000 >/dev/null
 answers=$!
 defer kill $answers
 c0=$(counted)

@@ -83,7 +83,7 @@ udp_flow() {
 _captures=()
 capture_start() {
 	local f; f=$(mktemp)
-	on "$1" tcpdump -i "$2" -e -n -l $3 >"$f" 2>"$f.err" &
+	on_bg "$1" tcpdump -i "$2" -e -n -l $3 >"$f" 2>"$f.err"
 	local pid=$!
 	_captures+=("$pid:$f")
 	defer kill $pid 2>/dev/null
@@ -94,8 +94,10 @@ capture_start() {
 capture_stop() {
 	local pid=${_captures[$1]%%:*} f=${_captures[$1]#*:}
 	sleep 0.3
+	# SIGINT: tcpdump flushes and says what it captured. Called in $(...),
+	# this shell cannot wait for it: wait for its last words instead.
 	kill -INT "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	wait_line "$f.err" "packets captured" "$pid"
 	cat "$f"
 	rm -f "$f" "$f.err"
 }
