@@ -253,17 +253,27 @@ static int ethereal_segment(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 
 	skb_list_walk_safe(segs, segs, nskb) {
+		unsigned int seg_len = segs->len;
+
 		skb_mark_not_on_list(segs);
-		qdisc_skb_cb(segs)->pkt_len = segs->len;
-		len += segs->len;
+		qdisc_skb_cb(segs)->pkt_len = seg_len;
 		ret = ethereal_enqueue_one(segs, sch, to_free);
-		if (ret == NET_XMIT_SUCCESS)
+		if (ret == NET_XMIT_SUCCESS) {
 			nb++;
+			len += seg_len;
+		}
 	}
-	if (nb > 1)
+	/*
+	 * A parent counted one packet of prev_len: tell it what was queued
+	 * instead, dropped segments left out (as tbf_segment() does).
+	 */
+	if (nb > 0) {
 		qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
-	consume_skb(skb);
-	return nb > 0 ? NET_XMIT_SUCCESS : NET_XMIT_DROP;
+		consume_skb(skb);
+		return NET_XMIT_SUCCESS;
+	}
+	kfree_skb(skb);
+	return NET_XMIT_DROP;
 }
 
 static int ethereal_enqueue(struct sk_buff *skb, struct Qdisc *sch,

@@ -87,9 +87,11 @@ void ethereal_class_unlink(struct ethereal_sched *q, struct ethereal_class *cl,
 	if (qlen) {
 		cl->qstats.drops += qlen;
 		q->x.rt_drops += qlen;
-		qdisc_tree_reduce_backlog(sch, qlen, backlog);
+		sch->qstats.drops += qlen;
+		/* our own counts first: the parent is told when we empty */
 		sch->q.qlen -= qlen;
 		sch->qstats.backlog -= backlog;
+		qdisc_tree_reduce_backlog(sch, qlen, backlog);
 	}
 	q->n_classes--;
 }

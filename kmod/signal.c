@@ -256,8 +256,12 @@ static bool ethereal_sig_handle_one(struct ethereal_port *port, bool rtnl, bool 
 		*blocked = true;
 		return false;
 	}
-	if (len >= 0)
-		ethereal_sig_handle(&rx, buf, len, &m);
+	if (len < 0) {
+		/* counted by ethereal_sig_read(); a drop to drop monitors too */
+		kfree_skb(skb);
+		return true;
+	}
+	ethereal_sig_handle(&rx, buf, len, &m);
 	consume_skb(skb);
 	return true;
 }
