@@ -35,6 +35,14 @@ ONE=3 TWO=3			# seconds: best effort alone, then with the flow
 # and a process start in the emulated guest can take 0.5 s
 WAIT=$(slow 5000) GAP=$(slow 1500)
 WARM=500 TAIL=200		# ms cut at each phase's start and end
+# s best effort goes on past ONE + TWO: what the flow may come late by and
+# still have best effort beside it to its end. Its sender starts through
+# sh and sleep: 0.7-1 s late here, 3.5-11 s on the debug kernel.
+LATE=$(slow 2)
+# ms phase two must last, at least (half its planned length): a shorter
+# one is the machine's doing (the flow came too late), and in it a burst
+# that a meter passes after a stall is a large part of the rate
+MIN2=$(((TWO * 1000 - WARM - TAIL) / 2))
 CATCHUP=$CYCLE			# us: the link's bucket, a cycle (tc-configs/README.md)
 TRIES=3
 # prio-police's sibling: a second flow of class 1 reserving SB_RATE and
@@ -62,7 +70,7 @@ SB_DEPTH=$((2 * 2 * (SIZE + 42)))	# 2 bursts of 2 frames (its rate x cycle is le
 # slot1 and slot2 the offsets, ns, of the phases' slots), a frame that
 # left later than its place in its gate's slot by more than a frame and a
 # half, or a cycle with none: a stall that could push a frame out of its
-# slot.
+# slot. It is spoiled too when phase two lasted less than MIN2.
 _rates_awk='
 function stream(a, n, lo, hi, name,   i, k, t, sp, lag, q, h, tl, j, g) {
 	k = 0
@@ -140,6 +148,9 @@ END {
 		if (s[ns] < e2)
 			e2 = s[ns]
 	}
+	printf "diag+=\" phase two %.2f s;\"\n", (e2 - t - s2 - w) / 1e9
+	if (e2 - t - s2 - w < min2)
+		printf "why+=\" phase two lasted %.2f s\"\n", (e2 - t - s2 - w) / 1e9
 	catchup = 1e18
 	printf "be2=%.0f\n", stream(b, nb, s2 + w, e2 - t, "best effort")
 	printf "rt2=%.0f\n", stream(r, nr, s2 + w, e2 - t, "the flow")
@@ -154,7 +165,7 @@ END {
 }'
 
 # run KIND RT_OFFER [RT_SENDER...]: best effort from h3 at 1.5 x
-# the link for ONE + TWO seconds (and one more, to outlast the flow), and
+# the link for ONE + TWO + LATE seconds (to outlast a late flow), and
 # after ONE seconds, unless RT_OFFER is 0, the top class's flow from h1 at
 # RT_OFFER bit/s for TWO seconds, by udpprobe or by RT_SENDER (a command,
 # destination and port added), and with SIB set its sibling from h1 too
@@ -185,7 +196,7 @@ run() {
 		ktap_info "$kind: a receiver did not start"
 	up=${EPOCHREALTIME/./}	# us
 	be1= rt2= sb2= be2= diag=
-	on h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + 1)) $SIZE) \
+	on h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + LATE)) $SIZE) \
 		$SIZE $((LINK * 3 / 2))bit >"$d.betx" &
 	if [ "$offer" -gt 0 ]; then
 		if [ $# -gt 0 ]; then
@@ -226,7 +237,7 @@ run() {
 			-v slot1=$((3 * BITS * 1000000000 / LINK)) -v slot2=0)
 	eval "$(awk -v w=$((WARM * 1000000)) -v t=$((TAIL * 1000000)) -v bits=$BITS \
 		-v link_catchup=$((CATCHUP * 1000)) -v catchup=$((CATCHUP * 1000)) "${gates[@]}" \
-		-v up="$up" -v due="${prt:+1}" \
+		-v up="$up" -v due="${prt:+1}" -v min2=$((MIN2 * 1000000)) \
 		"$_rates_awk" "$d.be" ${prt:+"$d.rt"} ${psb:+"$d.sb"})"
 }
 
