@@ -24,7 +24,7 @@ static void explain(void)
 		"                    [ mode { paced | cyclic } ] [ be-limit SIZE ]\n"
 		"                    [ discard-window { TIME | off } ]\n"
 		"                    [ rt-buffer SIZE ] [ max-conns N ]\n"
-		"                    [ delay { TIME | auto } ]\n"
+		"                    [ delay { TIME | auto } ] [ link-burst TIME ]\n"
 		"  rate            the link rate (default: the device's speed)\n"
 		"  cycle           the cyclic scheduler's cycle, 100us to 1s (default 10ms)\n"
 		"  rt-limit        share of the rate real time may reserve (default 60%%)\n"
@@ -36,7 +36,9 @@ static void explain(void)
 		"  max-conns       connections the port may carry (default 4096)\n"
 		"  delay           the delay budget: the most a real-time frame waits for\n"
 		"                  others here, promised to every connection (default auto:\n"
-		"                  what rt-buffer and rt-limit imply)\n");
+		"                  what rt-buffer and rt-limit imply)\n"
+		"  link-burst      how far the link may fall behind and catch up: what\n"
+		"                  leaves back to back after idle, 0 to 1s (default 1ms)\n");
 }
 
 static int bad(const char *what, const char *arg, const char *why)
@@ -48,11 +50,11 @@ static int bad(const char *what, const char *arg, const char *why)
 static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 			      struct nlmsghdr *n, const char *dev)
 {
-	__u64 rate = 0, window = 0, delay = 0;
+	__u64 rate = 0, window = 0, delay = 0, link_burst = 0;
 	__s64 cycle = 0, t;
 	unsigned int rt_limit = 0, be_limit = 0, rt_buffer = 0, max_conns = 0;
 	int have_rate = 0, have_cycle = 0, have_limit = 0, have_be = 0;
-	int have_window = 0, have_delay = 0, mode = -1;
+	int have_window = 0, have_delay = 0, have_link_burst = 0, mode = -1;
 	struct rtattr *tail;
 
 	for (; argc > 0; argc--, argv++) {
@@ -135,6 +137,14 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 				delay = t;
 			}
 			have_delay = 1;
+		} else if (strcmp(*argv, "link-burst") == 0) {
+			NEXT_ARG();
+			if (get_time64(&t, *argv) || t < 0)
+				return bad("link-burst", *argv, "not a time (like 1ms)");
+			if ((__u64)t > ETHEREAL_LINK_BURST_MAX_NS)
+				return bad("link-burst", *argv, "must be at most 1s");
+			link_burst = t;
+			have_link_burst = 1;
 		} else if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
@@ -164,6 +174,8 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 		addattr32(n, 1024, TCA_ETHEREAL_MAX_CONNS, max_conns);
 	if (have_delay)
 		addattr64(n, 1024, TCA_ETHEREAL_DELAY, delay);
+	if (have_link_burst)
+		addattr64(n, 1024, TCA_ETHEREAL_LINK_BURST, link_burst);
 	addattr_nest_end(n, tail);
 	return 0;
 }
@@ -210,6 +222,9 @@ static int ethereal_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt
 		print_u64(PRINT_JSON, "discard_window", NULL, 0);
 		print_string(PRINT_FP, NULL, "%s", "discard-window off ");
 	}
+	/* (an older module has no link burst: its 1 ms, not shown) */
+	if (tb[TCA_ETHEREAL_LINK_BURST])
+		print_ns("link_burst", "link-burst %s ", get_u64_or_0(tb[TCA_ETHEREAL_LINK_BURST]));
 	tc_print_rate(PRINT_ANY, "reserved", "reserved %s ",
 		      get_u64_or_0(tb[TCA_ETHEREAL_RESERVED]) / 8);
 	print_uint(PRINT_ANY, "conns", "conns %u ", get_u32_or_0(tb[TCA_ETHEREAL_CONNS]));

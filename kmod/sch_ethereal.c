@@ -5,6 +5,7 @@
  *
  *   tc qdisc add dev swp1 root ethereal rate 100mbit [cycle 10ms]
  *      [rt-limit 60%] [mode paced|cyclic] [be-limit BYTES] [discard-window 50ms]
+ *      [link-burst 1ms]
  *
  * One queue per real-time connection leaving the port (a class, created and
  * removed with the connection, limit twice its burst) and one best-effort
@@ -12,7 +13,8 @@
  * skb->priority = ETHEREAL_TC_MAJOR:qid, which finds their queue in O(1).
  *
  * Nothing leaves faster than the link rate: a link clock, allowed to run up
- * to ETHEREAL_LINK_BURST_NS behind real time, gates every dequeue.
+ * to link-burst behind real time, gates every dequeue. The lag is what the
+ * port catches up after its dequeue was late; beyond it, link time is lost.
  *
  * cyclic: the paper's scheduler. Every cycle visits each backlogged
  *   connection once and sends up to rate x cycle of it (a deficit carries
@@ -60,7 +62,12 @@
 #include "switch.h"
 #include "wheel.h"
 
-#define ETHEREAL_LINK_BURST_NS	1000000ULL	/* 1 ms back to back after idle */
+/*
+ * 1 ms back to back after idle: on a port slower than its device, no more
+ * than that leaves at the device's speed; on one as fast, no more than that
+ * goes to the driver's ring at once, out of the scheduler's order.
+ */
+#define ETHEREAL_LINK_BURST_DEFAULT	1000000ULL
 #define ETHEREAL_RT_LIMIT_DEFAULT 60
 #define ETHEREAL_MAX_CONNS_DEFAULT 4096
 #define ETHEREAL_DISCARD_DEFAULT 50000000ULL
@@ -480,7 +487,8 @@ sent:
 	ethereal_late(q, now, ready, tx);
 	if (cl)
 		ethereal_measure(cl, skb, now + tx, q->x.late_ns);
-	q->link_time = max(q->link_time, now - ETHEREAL_LINK_BURST_NS) + tx;
+	/* max(link_time, now - link_burst), with no underflow */
+	q->link_time = max(q->link_time + q->link_burst, now) - q->link_burst + tx;
 	qdisc_qstats_backlog_dec(sch, skb);
 	qdisc_bstats_update(sch, skb);
 	sch->q.qlen--;
@@ -497,6 +505,10 @@ static struct netlink_range_validation ethereal_cycle_range __ro_after_init = {
 
 static struct netlink_range_validation ethereal_window_range __ro_after_init = {
 	.max = ETHEREAL_DISCARD_MAX_NS,
+};
+
+static struct netlink_range_validation ethereal_link_burst_range __ro_after_init = {
+	.max = ETHEREAL_LINK_BURST_MAX_NS,
 };
 
 static struct netlink_range_validation ethereal_delay_range __ro_after_init = {
@@ -524,6 +536,7 @@ static const struct nla_policy ethereal_qdisc_policy[TCA_ETHEREAL_MAX + 1] = {
 	[TCA_ETHEREAL_DELAY] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_delay_range),
 	[TCA_ETHEREAL_DELAY_USED] = { .type = NLA_REJECT },
 	[TCA_ETHEREAL_DELAY_FLOOR] = { .type = NLA_REJECT },
+	[TCA_ETHEREAL_LINK_BURST] = NLA_POLICY_FULL_RANGE(NLA_U64, &ethereal_link_burst_range),
 };
 
 static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
@@ -534,7 +547,7 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	u64 rate = q->rate, cycle = q->cycle, window = q->discard_window;
 	u32 rt_limit = q->rt_limit, be_limit = q->be_limit;
 	u32 rt_buffer = q->rt_buffer, max_conns = q->max_conns;
-	u64 delay = q->delay;
+	u64 delay = q->delay, link_burst = q->link_burst;
 	u8 mode = q->mode;
 	int err;
 
@@ -574,6 +587,8 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 		max_conns = nla_get_u32(tb[TCA_ETHEREAL_MAX_CONNS]);
 	if (tb[TCA_ETHEREAL_DELAY])
 		delay = nla_get_u64(tb[TCA_ETHEREAL_DELAY]);
+	if (tb[TCA_ETHEREAL_LINK_BURST])
+		link_burst = nla_get_u64(tb[TCA_ETHEREAL_LINK_BURST]);
 	if (q->port) {
 		struct ethereal_limits l;
 
@@ -599,6 +614,7 @@ static int ethereal_change(struct Qdisc *sch, struct nlattr *opt,
 	q->max_conns = max_conns;
 	q->delay = delay;
 	q->discard_window = window;
+	q->link_burst = link_burst;
 	if (q->cycle != cycle || q->mode != mode) {
 		q->cycle = cycle;
 		q->mode = mode;
@@ -624,6 +640,7 @@ static int ethereal_qdisc_init(struct Qdisc *sch, struct nlattr *opt,
 	q->rt_limit = ETHEREAL_RT_LIMIT_DEFAULT;
 	q->mode = ETHEREAL_MODE_PACED;
 	q->discard_window = ETHEREAL_DISCARD_DEFAULT;
+	q->link_burst = ETHEREAL_LINK_BURST_DEFAULT;
 	q->max_conns = ETHEREAL_MAX_CONNS_DEFAULT;
 	ethereal_qhead_init(&q->be);
 	ethereal_qhead_init(&q->ctl);
@@ -731,6 +748,8 @@ static int ethereal_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u8(skb, TCA_ETHEREAL_MODE, q->mode) ||
 	    nla_put_u32(skb, TCA_ETHEREAL_BE_LIMIT, q->be_limit) ||
 	    nla_put_u64_64bit(skb, TCA_ETHEREAL_DISCARD_WINDOW, q->discard_window,
+			      TCA_ETHEREAL_PAD) ||
+	    nla_put_u64_64bit(skb, TCA_ETHEREAL_LINK_BURST, q->link_burst,
 			      TCA_ETHEREAL_PAD) ||
 	    nla_put_u64_64bit(skb, TCA_ETHEREAL_RESERVED,
 			      q->port ? q->port->reserved : 0, TCA_ETHEREAL_PAD) ||

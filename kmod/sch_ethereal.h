@@ -66,6 +66,7 @@ struct ethereal_sched {
 	u8 mode;
 
 	u64 link_time;			/* when the link is free */
+	u64 link_burst;			/* ns link_time may lag now */
 	u64 due;			/* when it would be, the scheduler never late */
 	u64 ctl_time;			/* control's bucket: its next frame's time */
 	struct qdisc_skb_head be;

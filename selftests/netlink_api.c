@@ -293,6 +293,7 @@ TEST_F(api, tc_options_at_their_edges)
 		{ TCA_ETHEREAL_RATE, 8, ETHEREAL_RATE_MIN, ETHEREAL_RATE_MAX },
 		{ TCA_ETHEREAL_CYCLE, 8, ETHEREAL_CYCLE_MIN_NS, ETHEREAL_CYCLE_MAX_NS },
 		{ TCA_ETHEREAL_DISCARD_WINDOW, 8, 0, ETHEREAL_DISCARD_MAX_NS },
+		{ TCA_ETHEREAL_LINK_BURST, 8, 0, ETHEREAL_LINK_BURST_MAX_NS },
 		{ TCA_ETHEREAL_RT_LIMIT, 4, 0, 100 },
 		{ TCA_ETHEREAL_BE_LIMIT, 4, 1514, UINT32_MAX },
 		{ TCA_ETHEREAL_RT_BUFFER, 4, 1514, UINT32_MAX },
@@ -325,9 +326,11 @@ TEST_F(api, tc_options_at_their_edges)
 			}
 		}
 	}
-	/* The largest rate and window, then traffic through both. */
-	ASSERT_EQ(0, sh("tc qdisc replace dev p1 root ethereal rate 10tbit discard-window 10s && "
-			"tc qdisc replace dev d0 root ethereal rate 10tbit discard-window 10s && "
+	/* The largest rate, window and link burst, then traffic through both. */
+	ASSERT_EQ(0, sh("tc qdisc replace dev p1 root ethereal rate 10tbit discard-window 10s "
+			"link-burst 1s && "
+			"tc qdisc replace dev d0 root ethereal rate 10tbit discard-window 10s "
+			"link-burst 1s && "
 			"ip addr add 192.0.2.1/24 dev d0 && ip addr add 198.51.100.1/24 dev q1 && "
 			"ping -q -c 20 -i 0.01 -W 1 192.0.2.2 >/dev/null; "
 			"ping -q -c 20 -i 0.01 -W 1 -I q1 198.51.100.2 >/dev/null; true"));

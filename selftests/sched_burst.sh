@@ -8,7 +8,8 @@
 # back. Frames sent back to back from h1, so that they arrive faster than
 # the 5 Mbit/s rate. On a debug kernel a frame takes the sender longer than
 # that rate's frame time: the rates are machine_rate's and the cycles
-# slow's, so that a burst and a cycle hold the same frames.
+# slow's, so that a burst and a cycle hold the same frames. Then the link
+# clock's catch-up after idle (link-burst).
 # timeout=120
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -31,7 +32,7 @@ burst() {
 	ktap_info "$1 frames: $_sent sent by the class, $_held held back, in total"
 }
 
-ktap_begin 4
+ktap_begin 6
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 TOPO_OFFLOAD=off topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
@@ -53,4 +54,26 @@ before=$_held
 burst 10
 ktap_result "10 frames with a 10 ms cycle: those over a cycle's worth held back" \
 	"$([ $((_held - before)) -ge 1 ] && [ $((_held - before)) -le 8 ] && [ "$_sent" = 40 ]; echo $?)"
+
+# The link clock's lag (link-burst): 8 frames back to back, best effort,
+# through a slow port idle for a second. With no lag they leave a frame
+# time apart, so arrive at the link rate at most 8/7 (receive stamps
+# jitter: 1.5); with a second's, the idle second is caught up and all 8
+# leave at once (at least twice the link: within half the 485 ms the link
+# takes for them).
+ctl sw1 conn del dev swp1 id 03:09
+LOW=200000			# 8 frames: 485 ms of link, under the lag
+link_burst() { # LAG: the rate 8 frames from h1 arrive at on h2
+	on sw1 tc qdisc change dev swp2 root ethereal rate "${LOW}bit" link-burst "$1"
+	sleep "$(slow 1)"
+	field rate_bps "$(UDP_PORT=5001 udp_flow h1 h2 "$(host_ip h2)" 8 $SIZE)"
+}
+r=$(link_burst 0)
+ktap_info "link-burst 0: 8 frames at ${r:-?} bit/s through a ${LOW} bit/s link"
+ktap_result "link-burst 0: a burst after idle leaves at the link rate" \
+	"$(awk -v r="${r:-0}" -v l="$LOW" 'BEGIN { exit !(r > 0 && r <= 1.5 * l) }'; echo $?)"
+r=$(link_burst 1s)
+ktap_info "link-burst 1s: 8 frames at ${r:-?} bit/s through a ${LOW} bit/s link"
+ktap_result "link-burst 1s: a burst after a second idle leaves back to back" \
+	"$(awk -v r="${r:-0}" -v l="$LOW" 'BEGIN { exit !(r >= 2 * l) }'; echo $?)"
 ktap_end

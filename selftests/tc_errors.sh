@@ -24,7 +24,7 @@ expect() {
 
 Q="qdisc add dev swp2 root handle 1: ethereal"
 
-ktap_begin 25
+ktap_begin 27
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
@@ -44,6 +44,8 @@ expect "max-conns zero" 'max-conns "0": must be a number from 1 to 65524' -- $Q 
 expect "max-conns above the IDs" 'max-conns "65525": must be a number from 1 to 65524' -- $Q max-conns 65525
 expect "delay not a time" 'delay "soon": not a time' -- $Q delay soon
 expect "delay above a minute" 'delay "61s": must be at most 60s' -- $Q delay 61s
+expect "link-burst above a second" 'link-burst "2s": must be at most 1s' -- $Q link-burst 2s
+expect "link-burst not a time" 'link-burst "-1ms": not a time' -- $Q link-burst -1ms
 on sw1 ip link add dummy0 type dummy
 expect "no rate, device without a speed" "The device reports no speed: give a rate" -- \
 	qdisc add dev dummy0 root ethereal

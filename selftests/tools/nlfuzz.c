@@ -127,6 +127,7 @@ static const struct field qdisc_f[] = {
 	{ TCA_ETHEREAL_DELAY, K_U64, R_NS, 0, ETHEREAL_DELAY_MAX_NS, NULL },
 	{ TCA_ETHEREAL_DELAY_USED, K_U64, R_NS, 0, UINT64_MAX, NULL },
 	{ TCA_ETHEREAL_DELAY_FLOOR, K_U64, R_NS, 0, UINT64_MAX, NULL },
+	{ TCA_ETHEREAL_LINK_BURST, K_U64, R_NS, 0, ETHEREAL_LINK_BURST_MAX_NS, NULL },
 };
 
 static const struct schema qdisc_s = SCHEMA(qdisc_f, TCA_ETHEREAL_MAX);

@@ -53,6 +53,7 @@
 #define ETHEREAL_CYCLE_MIN_NS		100000ULL	/* 100 us */
 #define ETHEREAL_CYCLE_MAX_NS		1000000000ULL	/* 1 s */
 #define ETHEREAL_DISCARD_MAX_NS		10000000000ULL	/* 10 s */
+#define ETHEREAL_LINK_BURST_MAX_NS	1000000000ULL	/* 1 s */
 #define ETHEREAL_MAX_CONNS_MAX		(ETHEREAL_ID_MAX - ETHEREAL_ID_MIN + 1)
 /* A port's delay budget (TCA_ETHEREAL_DELAY): up to a minute. */
 #define ETHEREAL_DELAY_MAX_NS		60000000000ULL
@@ -374,6 +375,10 @@ enum {
 	TCA_ETHEREAL_DELAY_FLOOR,	/* u64: ns, the smallest budget promised to a
 					 * connection still here, which admission
 					 * keeps too (dumps; 0: none)
+					 */
+	TCA_ETHEREAL_LINK_BURST,	/* u64: ns the link clock may lag real
+					 * time: what the port sends back to back
+					 * after it was idle or stalled
 					 */
 	__TCA_ETHEREAL_MAX
 };
