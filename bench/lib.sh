@@ -284,9 +284,7 @@ _rtcd_spawn() { # HOST [RTCD_OPTIONS...]
 	_rtcd_sock sock "$h"
 	rtcd_stop "$h"
 	rm -f "$sock"
-	# the daemon's own pid: ip netns exec execs it (on(), a function, in
-	# the background would be a subshell)
-	ip netns exec "$TOPO_NS_PREFIX$h" rtcd -i eth0 -S "$sock" "$@" 2>>"$BENCH_OUT/rtcd-$h.log" &
+	on_bg "$h" rtcd -i eth0 -S "$sock" "$@" 2>>"$BENCH_OUT/rtcd-$h.log"
 	_rtcd_pid[$h]=$!
 	defer kill "$!"
 }
@@ -337,7 +335,7 @@ _bench_clear_cmd="$_bench_detach_cmd; peer clear br0"
 #   ethereal-paced, ethereal-cyclic   tc-configs/ethereal-switch (ports
 #       named trk* as trunks, rt-limit BENCH_RT_LIMIT, default 60%, each
 #       port's delay budget BENCH_DELAY, default 30ms, see
-#       Documentation/benchmarks.md); the flows are reserved separately:
+#       Documentation/benchmarks.md; link-burst a cycle, 10ms); the flows are reserved separately:
 #       lp_send_rt (through rtcd) or bench_conn_static. Running rtcds are
 #       restarted (rtcd_restart_all). The switches' monitors then record
 #       each run's connections (lp_go: what they measured, hop by hop).
@@ -354,7 +352,9 @@ bench_config() {
 	# the same handle: clear first.
 	case $cfg in
 	ethereal-paced|ethereal-cyclic)
-		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%} -d ${BENCH_DELAY:-30ms}"
+		# -b: the link catches up a cycle, as the peers' wire (a tbf of a
+		# cycle's bucket, tc-configs/README.md) does
+		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%} -d ${BENCH_DELAY:-30ms} -b 10ms"
 		cmd+=' $(cd /sys/class/net/br0/brif && for p in trk*; do [ -e "$p" ] && echo "-t $p"; done) br0'
 		;;
 	plain|prio|prio-police|htb|cbs|taprio|fq|fq_codel|pace)
