@@ -43,11 +43,8 @@ declare -A _cap_pid
 cap_start() {
 	local name=$1 node=$2 dev=$3
 	shift 3
-	# ip netns exec execs tcpdump: $! is its pid (on(), a function, would
-	# be a subshell, and a background job ignores SIGINT)
-	ip netns exec "$(ns_of "$node")" tcpdump -i "$dev" -Q in -n -s 96 \
-		--time-stamp-precision nano -w "$BENCH_TMP/$name.pcap" "$@" \
-		2>"$BENCH_TMP/$name.caperr" &
+	on_bg "$node" tcpdump -i "$dev" -Q in -n -s 96 --time-stamp-precision nano \
+		-w "$BENCH_TMP/$name.pcap" "$@" 2>"$BENCH_TMP/$name.caperr"
 	_cap_pid[$name]=$!
 	defer kill "$!"
 	_bench_wait_for "$BENCH_TMP/$name.caperr" "listening on" 10 ||
@@ -71,13 +68,13 @@ declare -A _tcp_pid
 tcp_start() {
 	local name=$1 from=$2 to=$3
 	# one client, and never for long: no server left behind
-	on "$to" timeout 700 iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+	on_bg "$to" timeout 700 iperf3 -s -1 -p 5201 >/dev/null 2>&1
 	on "$to" sh -c 'for i in $(seq 100); do
 		ss -Htln "sport = :5201" | grep -q . && exit 0; sleep 0.05; done; exit 1' ||
 		echo "tcp_start: no iperf3 server on $to" >&2
-	# ip netns exec execs timeout: $! is its pid; it passes SIGTERM on
-	ip netns exec "$(ns_of "$from")" timeout 600 iperf3 -c "$(host_ip "$to")" -p 5201 \
-		-t 600 -J >"$BENCH_TMP/$name.tcp" 2>&1 &
+	# timeout passes SIGTERM on
+	on_bg "$from" timeout 600 iperf3 -c "$(host_ip "$to")" -p 5201 -t 600 -J \
+		>"$BENCH_TMP/$name.tcp" 2>&1
 	_tcp_pid[$name]=$!
 	defer kill "$!"
 }

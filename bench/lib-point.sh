@@ -112,10 +112,7 @@ lp_recv() {
 	local name=$1 h=$2 port=$3 f=$_lp_dir/$1
 	shift 3
 	_lp_mon_start
-	# not through on(): a function in the background is a subshell, and
-	# $! would not be rtperf's pid (ip netns exec execs it)
-	ip netns exec "$(ns_of "$h")" rtperf recv -j -o "$f.csv" "$@" "$port" \
-		>"$f.rx" 2>"$f.rxerr" &
+	on_bg "$h" rtperf recv -j -o "$f.csv" "$@" "$port" >"$f.rx" 2>"$f.rxerr"
 	_lp_pid[$name.rx]=$!
 	_lp_rx+=("$name")
 	_lp_port_rx[$port]=$name
@@ -160,8 +157,8 @@ lp_open() {
 	_lp_mon_start
 	rm -f "$f" "$f.pid"
 	echo "$1 $2" >"$f.req"
-	on "$h" sh -c 'echo $$ >"$0.pid"; s=$1; shift; exec rtcd -S "$s" -i eth0 open "$@"' "$f" \
-		"$(rtcd_sock "$h")" "$@" >"$f" 2>&1 &
+	on_bg "$h" sh -c 'echo $$ >"$0.pid"; s=$1; shift; exec rtcd -S "$s" -i eth0 open "$@"' "$f" \
+		"$(rtcd_sock "$h")" "$@" >"$f" 2>&1
 	_lp_jobs+=($!)
 	_lp_holders+=("$h")
 }
@@ -201,9 +198,7 @@ _lp_mon_start() {
 	local sw
 	[ ${#_lp_mon[@]} -eq 0 ] || return 0
 	for sw in ${BENCH_ETHEREAL_SWS:-}; do
-		# not through on(): $! must be etherealctl's pid
-		ip netns exec "$(ns_of "$sw")" etherealctl -j -s monitor \
-			>"$_lp_dir/hops-$sw.json" 2>/dev/null &
+		on_bg "$sw" etherealctl -j -s monitor >"$_lp_dir/hops-$sw.json" 2>/dev/null
 		_lp_mon+=($!)
 	done
 }
@@ -252,8 +247,8 @@ lp_go() {
 		if [ "$BENCH_SENDER_RT" -gt 0 ]; then prio=(chrt -f "$BENCH_SENDER_RT")
 		elif [ -n "${_lp_nice[$n]:-}" ]; then prio=(nice -n "${BENCH_RT_NICE:--10}")
 		else prio=(); fi
-		on "$h" "${prio[@]}" rtperf send -j --skip --start "$lock" \
-			"${args[@]:3}" "$d" "$p" >"$_lp_dir/$n.tx" 2>"$_lp_dir/$n.txerr" {fd}>&- &
+		on_bg "$h" "${prio[@]}" rtperf send -j --skip --start "$lock" \
+			"${args[@]:3}" "$d" "$p" >"$_lp_dir/$n.tx" 2>"$_lp_dir/$n.txerr" {fd}>&-
 		pids+=($!)
 	done
 	for i in "${!pids[@]}"; do

@@ -36,7 +36,7 @@ sig() { local h=$1; shift; on "$h" sigclient -p 0 -t 3000 "$@"; }
 rtcd_on() {
 	local sock=/tmp/rtcd-db-$1.sock i pid
 	rm -f "$sock"
-	on "$1" rtcd -i eth0 -S "$sock" 2>"$D/rtcd-$1.log" &
+	on_bg "$1" rtcd -i eth0 -S "$sock" 2>"$D/rtcd-$1.log"
 	for i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
 	pid=$(pgrep -n -f "^rtcd -i eth0 -S $sock\$") || return 1
 	defer kill "$pid"
@@ -86,8 +86,8 @@ sig h2 teardown 03:02 >/dev/null
 # The reserved flow: 400 kbit/s from h1, through rtcd and librttr.
 # Beside it on every hop: h2's reservation of 200 kbit/s that h2 sends 600
 # kbit/s into, and best effort from h2 at 2.4 Mbit/s: 170% of each link.
-on h2 sh -c 'echo $$ >"$0"; exec rtcd -S /tmp/rtcd-db-h2.sock -i eth0 open "$1" 5001 200kbit' \
-	"$D/open.pid" "$(host_ip h3)" >"$D/open" 2>&1 &
+on_bg h2 sh -c 'echo $$ >"$0"; exec rtcd -S /tmp/rtcd-db-h2.sock -i eth0 open "$1" 5001 200kbit' \
+	"$D/open.pid" "$(host_ip h3)" >"$D/open" 2>&1
 open_job=$!
 for i in $(seq 100); do grep -q proxy "$D/open" && break; sleep 0.1; done
 proxy=$(jq -r .proxy "$D/open" 2>/dev/null | head -n 1)
@@ -104,21 +104,21 @@ run_load() {
 		etherealctl -n "$(ns_of $s)" -j -s monitor >"$D/mon-$s" 2>&1 &
 		mons+=($!)
 	done
-	on h3 rtperf recv -j -w 2 -t 20 5000 >"$D/rt.rx" 2>"$D/rt.rxerr" &
+	on_bg h3 rtperf recv -j -w 2 -t 20 5000 >"$D/rt.rx" 2>"$D/rt.rxerr"
 	pids+=($!)
-	on h3 rtperf recv -j -w 2 -t 20 5001 >"$D/bad.rx" 2>"$D/bad.rxerr" &
+	on_bg h3 rtperf recv -j -w 2 -t 20 5001 >"$D/bad.rx" 2>"$D/bad.rxerr"
 	pids+=($!)
-	on h3 udpprobe recv 5002 1000000 5000 2000 >"$D/be.rx" &
+	on_bg h3 udpprobe recv 5002 1000000 5000 2000 >"$D/be.rx"
 	pids+=($!)
 	wait_line "$D/rt.rxerr" listening "${pids[0]}"
 	wait_line "$D/bad.rxerr" listening "${pids[1]}"
 	be_count=$(( 2400000 * SECS / (1514 * 8) ))
-	on h2 udpprobe send "$(host_ip h3)" 5002 "$be_count" 1472 2400kbit >"$D/be.tx" &
+	on_bg h2 udpprobe send "$(host_ip h3)" 5002 "$be_count" 1472 2400kbit >"$D/be.tx"
 	pids+=($!)
-	on h2 rtperf send -j -r 600kbit -t "$SECS" -s 1472 "$proxy" 5001 >"$D/bad.tx" 2>&1 &
+	on_bg h2 rtperf send -j -r 600kbit -t "$SECS" -s 1472 "$proxy" 5001 >"$D/bad.tx" 2>&1
 	pids+=($!)
-	on h1 rtperf send -j -R -S /tmp/rtcd-db-h1.sock -r 400kbit -t "$SECS" -s 1472 \
-		"$(host_ip h3)" 5000 >"$D/rt.tx" 2>"$D/rt.txerr" &
+	on_bg h1 rtperf send -j -R -S /tmp/rtcd-db-h1.sock -r 400kbit -t "$SECS" -s 1472 \
+		"$(host_ip h3)" 5000 >"$D/rt.tx" 2>"$D/rt.txerr"
 	pids+=($!)
 	# Up: the ACCEPT has come back (while pending, sw1 knows the bound
 	# of the switches up to it only). State and bound in one read: on a

@@ -44,7 +44,7 @@ wait_conns() {
 	return 1
 }
 rtcd_start() {
-	on h1 rtcd -v -i eth0 -S $SOCK 2>>/tmp/rtcd-h1.log &
+	on_bg h1 rtcd -v -i eth0 -S $SOCK 2>>/tmp/rtcd-h1.log
 	for i in $(seq 100); do [ -S $SOCK ] && break; sleep 0.1; done
 	# ip netns exec forks: the daemon's own pid, for kill -9
 	RTCD=$(pgrep -n -f "^rtcd -v -i eth0 -S $SOCK\$")
@@ -52,7 +52,7 @@ rtcd_start() {
 }
 # app_open DADDR: an application holding a 1 Mbit/s connection; APP is its pid
 app_open() {
-	on h1 rtcd -i eth0 -S $SOCK open "$1" 5000 1mbit >/dev/null 2>&1 &
+	on_bg h1 rtcd -i eth0 -S $SOCK open "$1" 5000 1mbit >/dev/null 2>&1
 	for i in $(seq 50); do
 		APP=$(pgrep -n -f "^rtcd -i eth0 -S $SOCK open") && break
 		sleep 0.1
@@ -66,7 +66,7 @@ flow() {
 	local out i; out=$(mktemp)
 	# -t: a sender that never started must not leave the receiver
 	# waiting for its first datagram, and the test hung
-	on "$1" rttr-recv -j -w 2 -t $(($4 + $(slow 30))) 5000 >"$out" 2>"$out.err" &
+	on_bg "$1" rttr-recv -j -w 2 -t $(($4 + $(slow 30))) 5000 >"$out" 2>"$out.err"
 	local rpid=$!
 	wait_line "$out.err" listening $rpid
 	on h1 taskset -c 0 rttr-send -S $SOCK -j -m $(($3 + 42)) -b $(($2 / 8 * $(slow 10) / 1000)) \

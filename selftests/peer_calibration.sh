@@ -180,15 +180,15 @@ run() {
 	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out up gates=()
 	shift 2
 	rm -f "$d".*
-	on h2 udpprobe recv 5001 1000000 $WAIT $GAP "$d.be" >"$d.berx" &
+	on_bg h2 udpprobe recv 5001 1000000 $WAIT $GAP "$d.be" >"$d.berx"
 	pbe=$!
 	prt= psb=
 	if [ "$offer" -gt 0 ]; then
-		on h2 udpprobe recv 5000 1000000 $((ONE * 1000 + WAIT)) $GAP "$d.rt" >"$d.rtrx" &
+		on_bg h2 udpprobe recv 5000 1000000 $((ONE * 1000 + WAIT)) $GAP "$d.rt" >"$d.rtrx"
 		prt=$!
 	fi
 	if [ -n "${SIB:-}" ]; then
-		on h2 udpprobe recv 5002 1000000 $((ONE * 1000 + WAIT)) $GAP "$d.sb" >"$d.sbrx" &
+		on_bg h2 udpprobe recv 5002 1000000 $((ONE * 1000 + WAIT)) $GAP "$d.sb" >"$d.sbrx"
 		psb=$!
 	fi
 	wait_line "$d.berx" listening $pbe && { [ -z "$prt" ] || wait_line "$d.rtrx" listening $prt; } &&
@@ -196,8 +196,8 @@ run() {
 		ktap_info "$kind: a receiver did not start"
 	up=${EPOCHREALTIME/./}	# us
 	be1= rt2= sb2= be2= diag=
-	on h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + LATE)) $SIZE) \
-		$SIZE $((LINK * 3 / 2))bit >"$d.betx" &
+	on_bg h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + LATE)) $SIZE) \
+		$SIZE $((LINK * 3 / 2))bit >"$d.betx"
 	if [ "$offer" -gt 0 ]; then
 		if [ $# -gt 0 ]; then
 			set -- "$@" "$(host_ip h2)" 5000
@@ -205,7 +205,7 @@ run() {
 			set -- udpprobe send "$(host_ip h2)" 5000 $(frames "$offer" $TWO $SIZE) $SIZE "${offer}bit"
 		fi
 		# shellcheck disable=SC2016
-		on h1 sh -c 'sleep "$0"; exec "$@"' $ONE "$@" >"$d.rttx" &
+		on_bg h1 sh -c 'sleep "$0"; exec "$@"' $ONE "$@" >"$d.rttx"
 	fi
 	# shellcheck disable=SC2016
 	[ -z "$psb" ] || on h1 sh -c 'sleep "$0"; exec "$@"' $ONE udpprobe send "$(host_ip h2)" 5002 \

@@ -41,7 +41,7 @@ host_proxy h1 03:0a
 ctl sw1 conn add dev swp3 id 03:09 out swp4 lladdr "$(host_mac h4)" \
 	daddr "$(host_ip h4)" swap rate 50mbit
 host_proxy h3 03:09
-on h1 udpprobe send "$(proxy_ip 03:09)" 5000 400 100 2000 >/dev/null &
+on_bg h1 udpprobe send "$(proxy_ip 03:09)" 5000 400 100 2000 >/dev/null
 a=$!
 res=$(udp_flow h3 h4 "$(proxy_ip 03:09)" 400 100 2000)
 rc=$?

@@ -109,7 +109,7 @@ ktap_result "3 switches: no checksum error at h4" \
 	"$([ "$(snmp h4 Udp InCsumErrors)" = "$csum0" ]; echo $?)"
 
 # --- non-real-time traffic between other hosts, while real time flows ---
-on h1 udpprobe send "$(proxy_ip 03:0a)" 5000 3000 200 1000 >/dev/null &
+on_bg h1 udpprobe send "$(proxy_ip 03:0a)" 5000 3000 200 1000 >/dev/null
 rt=$!
 bad=
 # pkts: every switch's and host's link statistics, as ip -j gives them;

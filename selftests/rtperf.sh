@@ -24,8 +24,8 @@ defer rm -rf "$D"
 pair() {
 	local name=$1 i pid rc
 	shift
-	on h2 rtperf recv -j -w 2 -t 20 -o "$D/$name.csv" 5000 \
-		>"$D/$name.rx" 2>"$D/$name.rxerr" &
+	on_bg h2 rtperf recv -j -w 2 -t 20 -o "$D/$name.csv" 5000 \
+		>"$D/$name.rx" 2>"$D/$name.rxerr"
 	pid=$!
 	wait_line "$D/$name.rxerr" listening $pid
 	on h1 rtperf send -j "$@" "$(host_ip h2)" 5000 >"$D/$name.tx" 2>"$D/$name.txerr"
@@ -66,7 +66,7 @@ topo_switch_cpu sw1 || ktap_skip_all "cannot give the switch its CPU"
 "$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw1)" -r 100mbit br0 ||
 	ktap_skip_all "cannot make the switch"
 rm -f $SOCK
-on h1 rtcd -i eth0 -S $SOCK 2>"$D/rtcd.log" &
+on_bg h1 rtcd -i eth0 -S $SOCK 2>"$D/rtcd.log"
 for i in $(seq 100); do [ -S $SOCK ] && break; sleep 0.1; done
 # ip netns exec runs it in a child of ours: its own pid, to stop it
 RTCD=$(pgrep -n -f "^rtcd -i eth0 -S $SOCK\$")
@@ -99,10 +99,10 @@ check poisson "poisson 5 Mbit/s: every datagram arrived, mean rate within 10%" \
 	"$WHOLE and (.frame_bps | $(within 5000000 10))"
 
 # --- two senders, one receiver ---
-on h2 rtperf recv -j -w 2 -t 20 5001 >"$D/two.rx" 2>"$D/two.rxerr" &
+on_bg h2 rtperf recv -j -w 2 -t 20 5001 >"$D/two.rx" 2>"$D/two.rxerr"
 pid=$!
 wait_line "$D/two.rxerr" listening $pid
-on h1 rtperf send -f 7 -r 1mbit -n 100 "$(host_ip h2)" 5001 >/dev/null &
+on_bg h1 rtperf send -f 7 -r 1mbit -n 100 "$(host_ip h2)" 5001 >/dev/null
 on h1 rtperf send -f 8 -r 1mbit -n 50 -s 200 "$(host_ip h2)" 5001 >/dev/null
 wait $pid
 ktap_result "two flows into one receiver: reported apart by flow id" \
@@ -121,7 +121,7 @@ ktap_result "-R: the connection is gone from the switch once the sender exits" \
 	"$([ "$(ctl sw1 -j show br0 | jq -r '.[0].connections')" = 0 ]; echo $?)"
 
 # --- senders started together (--start), one in batches (-k) ---
-on h2 rtperf recv -j -w 2 -t 20 -o "$D/sync.csv" 5002 >"$D/sync.rx" 2>"$D/sync.rxerr" &
+on_bg h2 rtperf recv -j -w 2 -t 20 -o "$D/sync.csv" 5002 >"$D/sync.rx" 2>"$D/sync.rxerr"
 pid=$!
 wait_line "$D/sync.rxerr" listening $pid
 rtperf_start "$D" "$(host_ip h2)" 5002 50 48 on h1 rtperf

@@ -41,7 +41,7 @@ run() {
 	out=$(mktemp)
 	h0=$(class_stat sw1 "$(port_of sw1 h2)" overlimits)
 	d0=$(class_stat sw1 "$(port_of sw1 h2)" dropped)
-	on h2 rttr-recv -j -w 2 -t $((SECS + $(slow 30))) 5000 >"$out" 2>"$out.err" &
+	on_bg h2 rttr-recv -j -w 2 -t $((SECS + $(slow 30))) 5000 >"$out" 2>"$out.err"
 	local rpid=$!
 	wait_line "$out.err" listening $rpid
 	on h1 rttr-send -S $SOCK -j -m "$max_pkt" "$@" "$(host_ip h2)" 5000 5mbit \

@@ -25,12 +25,12 @@ tcp_start() {
 	local i
 	[ -z "$_tcp" ] || wait "$_tcp"
 	_early0=$(port_stat sw1 swp1 drop_early)
-	on h2 iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+	on_bg h2 iperf3 -s -1 -p 5201 >/dev/null 2>&1
 	for i in $(seq 100); do
 		on h2 ss -Htln "sport = :5201" | grep -q . && break
 		sleep 0.1
 	done
-	on h1 iperf3 -c "$(host_ip h2)" -p 5201 -t $((SECS + 1)) -J >"$_flow_dir/tcp.json" &
+	on_bg h1 iperf3 -c "$(host_ip h2)" -p 5201 -t $((SECS + 1)) -J >"$_flow_dir/tcp.json"
 	_tcp=$!
 	sleep 0.5
 }

@@ -248,7 +248,7 @@ wait_conns 0 2
 
 # --- a hostile host: its budgets, not the switch's ---
 # h2 holds 40 setups to an address nobody has; each waits a second for ARP.
-on h1 timeout 3 tcpdump -i eth0 -n -l "arp and host 10.0.0.99" 2>/dev/null >"$TMPD/probes" &
+on_bg h1 timeout 3 tcpdump -i eth0 -n -l "arp and host 10.0.0.99" 2>/dev/null >"$TMPD/probes"
 probes=$!
 sig h2 -p 20001 -t 3000 flood 40 04:00 10.0.0.99 5000 1kbit 1514 1514 >"$TMPD/flood" &
 flood=$!
@@ -555,8 +555,8 @@ ktap_result "both ends keyed alike: each end's challenge answered (key verified)
 # drop on its egress). The old HELLO sent again is taken as a hello, but
 # nothing else is until sw1 answers sw2's challenge: the old SETUP after it
 # is refused, though its number is above the HELLO's.
-on sw1 timeout 10 tcpdump -i trk2 -Q out -c 1 -w "$TMPD/setup.pcap" 'udp port 4242 and udp[9] = 1' \
-	>/dev/null 2>"$TMPD/tcpdump.err" &
+on_bg sw1 timeout 10 tcpdump -i trk2 -Q out -c 1 -w "$TMPD/setup.pcap" 'udp port 4242 and udp[9] = 1' \
+	>/dev/null 2>"$TMPD/tcpdump.err"
 tp=$!
 wait_line "$TMPD/tcpdump.err" listening $tp
 res=$(sig h1 setup 03:34 "$(host_ip h4)" 5000 1mbit 6056 1514)

@@ -14,7 +14,7 @@ udp_mesh() {
 	# other, and a process start in the emulated guest can take 0.5 s.
 	for h in $hosts; do
 		outs+=("$(mktemp)")
-		on "$h" udpprobe recv "$port" $((n - self)) "$(slow 10000)" >"${outs[-1]}" &
+		on_bg "$h" udpprobe recv "$port" $((n - self)) "$(slow 10000)" >"${outs[-1]}"
 		pids+=($!)
 	done
 	for i in "${!outs[@]}"; do

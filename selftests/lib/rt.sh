@@ -66,7 +66,7 @@ udp_flow() {
 	local from=$1 to=$2 dst=$3 count=$4 size=${5:-64} pps=${6:-0}
 	local port=${UDP_PORT:-5000} out pid rc i
 	out=$(mktemp)
-	on "$to" udpprobe recv "$port" "$count" "$(slow 2000)" >"$out" &
+	on_bg "$to" udpprobe recv "$port" "$count" "$(slow 2000)" >"$out"
 	pid=$!
 	wait_line "$out" listening $pid
 	on "$from" udpprobe send "$dst" "$port" "$count" "$size" "$pps" >"$out.send"

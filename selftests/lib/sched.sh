@@ -70,7 +70,7 @@ _flow_listen() {
 	# through the others' process starts), then 1.5 s of silence ends a
 	# flow whose tail was dropped: senders stall for tens of ms at most
 	# on a loaded emulated machine.
-	on "$2" udpprobe recv "$4" "$5" "$(slow 3000)" "$(slow 1500)" >"$_flow_dir/$name.rx" &
+	on_bg "$2" udpprobe recv "$4" "$5" "$(slow 3000)" "$(slow 1500)" >"$_flow_dir/$name.rx"
 	_flow_rxpid[$name]=$!
 }
 
@@ -87,8 +87,8 @@ flows_go() {
 		pids=()
 		for name in "${!_flow_spec[@]}"; do
 			set -- ${_flow_spec[$name]}
-			on "$1" udpprobe send "$3" "$4" "$5" "$6" "${7}bit" \
-				>"$_flow_dir/$name.tx" &
+			on_bg "$1" udpprobe send "$3" "$4" "$5" "$6" "${7}bit" \
+				>"$_flow_dir/$name.tx"
 			pids+=($!)
 		done
 		wait "${pids[@]}"
