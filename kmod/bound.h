@@ -10,8 +10,9 @@
  * best effort; a frame in service is never preempted. Every connection j
  * leaving the port adds to what real time may have ready at once:
  *
- *   paced   B_j = max(L_j, min(b_j, r_j x cycle)), what its shaper lets
- *           through at once (the burst it polices to, the tolerance);
+ *   paced   B_j = max(L_j, min(b_j, r_j x cycle + L_j)), what its shaper
+ *           lets through at once (the burst it polices to: a tolerance of
+ *           what b_j holds beyond a frame, at most a cycle);
  *   cyclic  V_j = 2 x r_j x cycle + L_j, the most one visit sends (a
  *           cycle's credit, one carried over, and the frame that overdraws).
  *
@@ -73,7 +74,7 @@ static inline u64 ethereal_ctl_rate(u64 link)
 /* Paced: B_j, which is also the burst the switch polices the connection to. */
 static inline u64 ethereal_dl_paced(u64 rate, u64 burst, u64 max_pkt, u64 cycle)
 {
-	u64 b = ethereal_bytes_in(rate, cycle);
+	u64 b = ethereal_add_sat(ethereal_bytes_in(rate, cycle), max_pkt);
 
 	if (b > burst)
 		b = burst;

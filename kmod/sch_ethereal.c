@@ -25,15 +25,19 @@
  *   credited to connections that waited through them, so that a stall does
  *   not cost them their reservation; they count as overruns.
  * paced: each frame gets a departure time at enqueue from its connection's
- *   virtual clock, a GCRA shaper at the reserved rate with the reserved
- *   burst as tolerance, at most a cycle (never burstier than cyclic):
- *   traffic within (burst, rate) leaves at once, only the excess is spread
- *   at the rate. Without the tolerance, a sender
- *   whose frames arrive with any jitter builds a backlog that never
- *   drains (a late frame's slot is lost, an early one waits), up to the
- *   queue's two bursts of added delay. Backlogged connections wait in a
- *   timing wheel keyed by their head's time, so a frame costs O(1)
- *   whatever the number of connections. Best effort fills every gap.
+ *   virtual clock, a GCRA shaper at the reserved rate with what the
+ *   reserved burst holds beyond the frame as tolerance, at most a cycle
+ *   (never burstier than cyclic, which may send two cycles' worth and a
+ *   frame at once): traffic within (burst, rate) leaves at once, only the
+ *   excess is spread at the rate. Without the tolerance, a sender whose
+ *   frames arrive with any jitter is reshaped: a frame late by d moves its
+ *   connection's clock d on, the frames after it wait up to d each, and a
+ *   flow offered near its rate carries one stall's delay for dozens of
+ *   frames. The cap is in time, not bytes, so that a connection whose
+ *   frame takes longer than a cycle at its rate still has a cycle's.
+ *   Backlogged connections wait in a timing wheel keyed by their head's
+ *   time, so a frame costs O(1) whatever the number of connections. Best
+ *   effort fills every gap.
  *
  * Admission: real time may reserve rt-limit percent of the rate.
  * The queues are in sch_ethereal_class.c, the binding to the switch port
@@ -215,9 +219,8 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	if (q->mode == ETHEREAL_MODE_PACED) {
 		u64 tx = ethereal_tx_ns(len, cl->rate);
 		u64 tat = cl->vtime;
-		/* never more at once than cyclic mode would send in a cycle */
-		u64 tol = min(cl->tau, q->cycle);
-		u64 tau = tol > tx ? tol - tx : 0;
+		/* the burst beyond this frame, at most a cycle (bound.h: B_j) */
+		u64 tau = min(cl->tau > tx ? cl->tau - tx : 0, q->cycle);
 		u64 start;
 
 		/* Idle: the clock starts again from now, its fraction with it. */

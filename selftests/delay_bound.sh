@@ -67,8 +67,10 @@ ktap_result "maximum delay 40 ms over 3 switches of 21 ms: rejected, delay, at s
 res=$(sig h2 -m 90ms setup 03:02 "$(host_ip h3)" 5000 200kbit 3028 1514)
 ktap_info "$res"
 bound=$(field delay_ns "$res")
+# The burst the switches police it to: its frame, and the 250 bytes (a
+# cycle at 200 kbit/s) of the 3028 asked beyond it.
 ktap_result "maximum delay 90 ms: accepted, told the path's bound (69.06 ms) and its burst" \
-	"$([[ "$res" == "accept id=03:02 "*" burst=1514 "* ]] &&
+	"$([[ "$res" == "accept id=03:02 "*" burst=1764 "* ]] &&
 	   [ "$bound" = $((3 * 21000000 + 6056001)) ]; echo $?)"
 # What each switch promised it (200 kbit/s: 25000 bytes/s), read while it
 # is up: it stays until its teardown below.
@@ -197,8 +199,8 @@ wait "$open_job"
 res=$(sig h2 setup 03:03 "$(host_ip h3)" 5000 200kbit 3028 1514)
 ktap_result "a connection is up on the trunks" \
 	"$([[ "$res" == "accept id=03:03 "* ]]; echo $?)"
-# Its frame in the sums: (1518 + 604 + 1514) bytes at 2 Mbit/s less
-# control's 1/64, 14.8 ms of sw2's 21.
+# Its burst in the sums: (1518 + 604 + 1764) bytes at 2 Mbit/s less
+# control's 1/64, 15.8 ms of sw2's 21.
 err=$(on sw2 tc qdisc change dev trk3 root handle 1: ethereal delay 10ms 2>&1)
 ktap_info "$err"
 ktap_result "a budget smaller than the connections take is refused, saying why" \
@@ -207,8 +209,8 @@ err=$(on sw2 ip link set dev trk3 mtu 9000 2>&1)
 ktap_info "$err; mtu now $(on sw2 cat /sys/class/net/trk3/mtu)"
 ktap_result "a larger MTU, which would lengthen the bounds promised, is refused" \
 	"$([ "$(on sw2 cat /sys/class/net/trk3/mtu)" = 1500 ]; echo $?)"
-# sw1's budget down to 16 ms: the connection there takes 14.8; one more
-# frame of another would make 20.9.
+# sw1's budget down to 16 ms: the connection there takes 15.8; one more
+# of the same would make 23.
 on sw1 tc qdisc change dev trk2 root handle 1: ethereal delay 16ms
 res=$(sig h2 setup 03:04 "$(host_ip h3)" 5000 200kbit 3028 1514)
 ktap_info "$res"

@@ -3,7 +3,7 @@
 # Paced mode shapes a connection to its reservation (burst, rate), not to
 # its rate alone: a burst within the reserved burst leaves the switch at
 # once, only what exceeds it is held back to the rate; and never more at
-# once than cyclic mode would send in a cycle (rate x cycle). Counted by
+# once than a cycle's worth and a frame (rate x cycle + frame). Counted by
 # the connection's class on the output port: overlimits are frames held
 # back. Frames sent back to back from h1, so that they arrive faster than
 # the 5 Mbit/s rate. On a debug kernel a frame takes the sender longer than
@@ -32,7 +32,7 @@ burst() {
 	ktap_info "$1 frames: $_sent sent by the class, $_held held back, in total"
 }
 
-ktap_begin 6
+ktap_begin 8
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 TOPO_OFFLOAD=off topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
@@ -48,12 +48,45 @@ burst 20
 ktap_result "20 frames: those over the burst held back to the rate" \
 	"$([ "$_held" -ge 1 ] && [ "$_held" -le 10 ]; echo $?)"
 ktap_result "every frame sent on (the queue holds two bursts)" "$([ "$_sent" = 30 ]; echo $?)"
-# a 10 ms cycle: 6250 bytes at 5 Mbit/s, four frames
+# a 10 ms cycle: 6250 bytes at 5 Mbit/s and a frame, five frames
 on sw1 tc qdisc change dev swp2 root ethereal cycle "$(slow 10)ms"
 before=$_held
 burst 10
 ktap_result "10 frames with a 10 ms cycle: those over a cycle's worth held back" \
 	"$([ $((_held - before)) -ge 1 ] && [ $((_held - before)) -le 8 ] && [ "$_sent" = 40 ]; echo $?)"
+
+# A slow connection, whose frame takes longer than a cycle at its rate
+# (60 ms at 200 kbit/s, the cycle 50 ms), keeps a cycle of tolerance with a
+# two-frame burst: a frame that comes 20 ms early (its predecessor held up
+# by the sender or the switch's receive path) leaves at once. It once had
+# none: the cap took a frame time off a cycle's, and every early frame
+# waited. Two frames back to back still do not pass at once (B_j: a frame
+# and a cycle's 1250 bytes).
+ctl sw1 conn del dev swp1 id 03:09
+on sw1 tc qdisc change dev swp2 root ethereal cycle "$(slow 50)ms"
+SLOW_RATE=$(machine_rate 200000)
+ctl sw1 conn add dev swp1 id 03:0a out swp2 lladdr "$(host_mac h2)" \
+	daddr "$(host_ip h2)" swap rate "$SLOW_RATE" burst $((2 * 1514))
+host_proxy h1 03:0a
+pair() { # PPS: two frames, PPS apart; prints the frames held back
+	local before
+	before=$(class_stat sw1 swp2 overlimits)
+	sleep "$(slow 1)"			# idle: the connection's clock restarts
+	on h1 udpprobe send "$(proxy_ip 03:0a)" 5000 2 $SIZE "$1" >/dev/null
+	sleep "$(slow 1)"
+	echo $(($(class_stat sw1 swp2 overlimits) - before))
+}
+# frame time less 20 ms (machine time), as packets a second
+gap_ms=$((1514 * 8 * 1000 / SLOW_RATE - $(slow 20)))
+held=$(pair "$(awk -v g=$gap_ms 'BEGIN { printf "%.3f", 1000 / g }')")
+ktap_info "two frames ${gap_ms} ms apart at $SLOW_RATE bit/s: $held held back"
+ktap_result "a slow connection: a frame 20 ms early is not held back (a cycle's tolerance)" \
+	"$([ "$held" = 0 ]; echo $?)"
+held=$(pair 0)
+ktap_info "two frames back to back: $held held back"
+ktap_result "a slow connection: two frames back to back, the second held back" \
+	"$([ "$held" = 1 ]; echo $?)"
+ctl sw1 conn del dev swp1 id 03:0a
 
 # The link clock's lag (link-burst): 8 frames back to back, best effort,
 # through a slow port idle for a second. With no lag they leave a frame
@@ -61,7 +94,6 @@ ktap_result "10 frames with a 10 ms cycle: those over a cycle's worth held back"
 # jitter: 1.5); with a second's, the idle second is caught up and all 8
 # leave at once (at least twice the link: within half the 485 ms the link
 # takes for them).
-ctl sw1 conn del dev swp1 id 03:09
 LOW=200000			# 8 frames: 485 ms of link, under the lag
 link_burst() { # LAG: the rate 8 frames from h1 arrive at on h2
 	on sw1 tc qdisc change dev swp2 root ethereal rate "${LOW}bit" link-burst "$1"

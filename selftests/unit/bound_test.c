@@ -21,10 +21,15 @@ TEST(paced_share_is_the_policed_burst)
 {
 	/* 5 Mbit/s, 10 ms of burst, 10 ms cycle: the whole burst */
 	EXPECT_EQ(6250ULL, ethereal_dl_paced(5 * MBIT, 6250, 1514, 10 * MS));
-	/* a larger burst is policed to one cycle's worth */
-	EXPECT_EQ(6250ULL, ethereal_dl_paced(5 * MBIT, 25000, 1514, 10 * MS));
-	/* a slow connection still sends a whole frame at once */
-	EXPECT_EQ(1514ULL, ethereal_dl_paced(100000, 3028, 1514, 10 * MS));
+	/* a larger burst is policed to one cycle's worth and a frame */
+	EXPECT_EQ(6250ULL + 1514, ethereal_dl_paced(5 * MBIT, 25000, 1514, 10 * MS));
+	/*
+	 * A slow connection (a frame is 121 ms at 100 kbit/s) keeps a cycle
+	 * of tolerance: 125 bytes beyond its frame.
+	 */
+	EXPECT_EQ(1514ULL + 125, ethereal_dl_paced(100000, 3028, 1514, 10 * MS));
+	/* one frame of burst: no tolerance */
+	EXPECT_EQ(1514ULL, ethereal_dl_paced(100000, 1514, 1514, 10 * MS));
 }
 
 TEST(cyclic_share_is_a_visit)
