@@ -43,7 +43,8 @@ LATE=$(slow 2)
 # one is the machine's doing (the flow came too late), and in it a burst
 # that a meter passes after a stall is a large part of the rate
 MIN2=$(((TWO * 1000 - WARM - TAIL) / 2))
-CATCHUP=$CYCLE			# us: the link's bucket, a cycle (tc-configs/README.md)
+# us: the link's bucket, a cycle and a frame (tc-configs/README.md)
+CATCHUP=$((CYCLE + (SIZE + 42) * 8000000 / LINK))
 TRIES=3
 # prio-police's sibling: a second flow of class 1 reserving SB_RATE and
 # offering 95% of it, as the benches' flows do: a meter at exactly the
@@ -66,7 +67,7 @@ SB_DEPTH=$((2 * 2 * (SIZE + 42)))	# 2 bursts of 2 frames (its rate x cycle is le
 # that none did. A run is spoiled when the link's departures (best effort
 # alone; both streams together) show that the emulated machine took
 # capacity, not the peer: for a link held by a tbf, a jump past its bucket
-# (a cycle, CATCHUP: it catches up no more); under taprio (cycle set:
+# (a cycle and a frame, CATCHUP: it catches up no more); under taprio (cycle set:
 # slot1 and slot2 the offsets, ns, of the phases' slots), a frame that
 # left later than its place in its gate's slot by more than a frame and a
 # half, or a cycle with none: a stall that could push a frame out of its
