@@ -219,8 +219,12 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	if (q->mode == ETHEREAL_MODE_PACED) {
 		u64 tx = ethereal_tx_ns(len, cl->rate);
 		u64 tat = cl->vtime;
-		/* the burst beyond this frame, at most a cycle (bound.h: B_j) */
-		u64 tau = min(cl->tau > tx ? cl->tau - tx : 0, q->cycle);
+		/*
+		 * A bucket of B_j (bound.h), the burst the ACCEPT tells the
+		 * host: the burst, at most a cycle and the largest frame.
+		 */
+		u64 tol = min(cl->tau, q->cycle + cl->tx_max);
+		u64 tau = tol > tx ? tol - tx : 0;
 		u64 start;
 
 		/* Idle: the clock starts again from now, its fraction with it. */

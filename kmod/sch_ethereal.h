@@ -32,7 +32,8 @@ struct ethereal_class {
 	/* paced */
 	u64 vtime;			/* theoretical arrival time of the next frame */
 	u64 vfrac;			/* and bit-ns beyond it, below the rate */
-	u64 tau;			/* ns: the burst's tolerance */
+	u64 tau;			/* ns: the burst at the rate */
+	u64 tx_max;			/* ns: the largest frame at the rate */
 	struct ethereal_wheel_item item;
 	/* cyclic */
 	struct list_head alist;		/* in visit or wait */
