@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Delay bounds (Documentation/delay-bounds.md) over three switches of 2
-# Mbit/s links, each port with a budget of 21 ms, tight: the two
-# connections under load below take 20.96 ms of it. A setup is told the
+# Mbit/s links, each port with a budget of 25 ms, tight: the two
+# connections under load below take 24.01 ms of it. A setup is told the
 # path's bound, the sum of what each switch promised it; a maximum delay
 # the path cannot keep is refused at the switch where it is exceeded; under
 # 170% load on every hop, with a reserved source at three times its
@@ -37,9 +37,10 @@ rtcd_on() {
 	local sock=/tmp/rtcd-db-$1.sock i pid
 	rm -f "$sock"
 	on_bg "$1" rtcd -i eth0 -S "$sock" 2>"$D/rtcd-$1.log"
-	for i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
-	pid=$(pgrep -n -f "^rtcd -i eth0 -S $sock\$") || return 1
+	pid=$!
 	defer kill "$pid"
+	for i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+	[ -S "$sock" ]
 }
 
 # conn_key SW RATE KEY: KEY of SW's connection of RATE bytes/s (as in
@@ -49,29 +50,29 @@ conn_key() { ctl "$1" -j conn show br0 | jq -r "[.[] | select(.rate == $2) | .$3
 ktap_begin 14
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2 sw3:h3 sw1-sw2 sw2-sw3" || ktap_skip_all "cannot build topology"
-"$CFG/ethereal-switch" -n "$(ns_of sw1)" -r 2mbit -d 21ms -t trk2 br0 &&
-"$CFG/ethereal-switch" -n "$(ns_of sw2)" -r 2mbit -d 21ms -t trk1 -t trk3 br0 &&
-"$CFG/ethereal-switch" -n "$(ns_of sw3)" -r 2mbit -d 21ms -t trk2 br0 ||
+"$CFG/ethereal-switch" -n "$(ns_of sw1)" -r 2mbit -d 25ms -t trk2 br0 &&
+"$CFG/ethereal-switch" -n "$(ns_of sw2)" -r 2mbit -d 25ms -t trk1 -t trk3 br0 &&
+"$CFG/ethereal-switch" -n "$(ns_of sw3)" -r 2mbit -d 25ms -t trk2 br0 ||
 	ktap_skip_all "cannot make the switches"
 rtcd_on h1 && rtcd_on h2 || ktap_skip_all "rtcd did not start"
 for h in h1 h2; do on $h ping -c 1 -W 2 "$(host_ip h3)" >/dev/null; done
 on h3 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
 
 # --- a maximum delay: refused where the path's bound passes it ---
-# Each switch promises 21 ms, the first one 6.06 ms more for h2's link (a
-# 1514-byte frame at 2 Mbit/s): 27.06 ms at sw1, 48.06 at sw2.
+# Each switch promises 25 ms, the first one 6.06 ms more for h2's link (a
+# 1514-byte frame at 2 Mbit/s): 31.06 ms at sw1, 56.06 at sw2.
 res=$(sig h2 -m 40ms setup 03:01 "$(host_ip h3)" 5000 200kbit 3028 1514)
 ktap_info "$res"
-ktap_result "maximum delay 40 ms over 3 switches of 21 ms: rejected, delay, at switch 2" \
+ktap_result "maximum delay 40 ms over 3 switches of 25 ms: rejected, delay, at switch 2" \
 	"$([[ "$res" == "reject id=03:01 reason=delay hop=2 "* ]]; echo $?)"
 res=$(sig h2 -m 90ms setup 03:02 "$(host_ip h3)" 5000 200kbit 3028 1514)
 ktap_info "$res"
 bound=$(field delay_ns "$res")
 # The burst the switches police it to: its frame, and the 250 bytes (a
 # cycle at 200 kbit/s) of the 3028 asked beyond it.
-ktap_result "maximum delay 90 ms: accepted, told the path's bound (69.06 ms) and its burst" \
+ktap_result "maximum delay 90 ms: accepted, told the path's bound (81.06 ms) and its burst" \
 	"$([[ "$res" == "accept id=03:02 "*" burst=1764 "* ]] &&
-	   [ "$bound" = $((3 * 21000000 + 6056001)) ]; echo $?)"
+	   [ "$bound" = $((3 * 25000000 + 6056001)) ]; echo $?)"
 # What each switch promised it (200 kbit/s: 25000 bytes/s), read while it
 # is up: it stays until its teardown below.
 sum=0
@@ -200,7 +201,7 @@ res=$(sig h2 setup 03:03 "$(host_ip h3)" 5000 200kbit 3028 1514)
 ktap_result "a connection is up on the trunks" \
 	"$([[ "$res" == "accept id=03:03 "* ]]; echo $?)"
 # Its burst in the sums: (1518 + 604 + 1764) bytes at 2 Mbit/s less
-# control's 1/64, 15.8 ms of sw2's 21.
+# control's 1/64, 15.8 ms of sw2's 25.
 err=$(on sw2 tc qdisc change dev trk3 root handle 1: ethereal delay 10ms 2>&1)
 ktap_info "$err"
 ktap_result "a budget smaller than the connections take is refused, saying why" \
