@@ -45,18 +45,14 @@ wait_conns() {
 }
 rtcd_start() {
 	on_bg h1 rtcd -v -i eth0 -S $SOCK 2>>/tmp/rtcd-h1.log
+	RTCD=$!				# the daemon's own pid, for kill -9
 	for i in $(seq 100); do [ -S $SOCK ] && break; sleep 0.1; done
-	# ip netns exec forks: the daemon's own pid, for kill -9
-	RTCD=$(pgrep -n -f "^rtcd -v -i eth0 -S $SOCK\$")
-	[ -n "$RTCD" ]
+	[ -S $SOCK ] && kill -0 "$RTCD" 2>/dev/null
 }
 # app_open DADDR: an application holding a 1 Mbit/s connection; APP is its pid
 app_open() {
 	on_bg h1 rtcd -i eth0 -S $SOCK open "$1" 5000 1mbit >/dev/null 2>&1
-	for i in $(seq 50); do
-		APP=$(pgrep -n -f "^rtcd -i eth0 -S $SOCK open") && break
-		sleep 0.1
-	done
+	APP=$!
 }
 # flow DST_HOST RATE SIZE SECONDS: rttr-send from h1, datagrams of SIZE,
 # rttr-recv on DST; prints the receiver's JSON, then the sender's. The

@@ -67,11 +67,10 @@ topo_switch_cpu sw1 || ktap_skip_all "cannot give the switch its CPU"
 	ktap_skip_all "cannot make the switch"
 rm -f $SOCK
 on_bg h1 rtcd -i eth0 -S $SOCK 2>"$D/rtcd.log"
-for i in $(seq 100); do [ -S $SOCK ] && break; sleep 0.1; done
-# ip netns exec runs it in a child of ours: its own pid, to stop it
-RTCD=$(pgrep -n -f "^rtcd -i eth0 -S $SOCK\$")
-[ -n "$RTCD" ] || ktap_skip_all "rtcd did not start"
+RTCD=$!
 defer kill "$RTCD"
+for i in $(seq 100); do [ -S $SOCK ] && break; sleep 0.1; done
+[ -S $SOCK ] || ktap_skip_all "rtcd did not start"
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 on h2 ping -c 1 -W 2 "$(host_ip h1)" >/dev/null
 

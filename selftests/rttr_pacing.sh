@@ -95,8 +95,7 @@ TOPO_OFFLOAD=off topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology
 "$TOP/tc-configs/ethereal-switch" -n "$(ns_of sw1)" -r 10mbit br0 ||
 	ktap_skip_all "cannot make the switch"
 rm -f $SOCK
-# the daemon's own pid: ip netns exec execs it
-ip netns exec "$(ns_of h1)" rtcd -i eth0 -S $SOCK 2>/dev/null &
+on_bg h1 rtcd -i eth0 -S $SOCK 2>/dev/null
 defer kill $!
 for _ in $(seq 100); do [ -S $SOCK ] && break; sleep 0.1; done
 [ -S $SOCK ] || ktap_skip_all "rtcd did not start"

@@ -55,7 +55,8 @@ on() {
 # on_bg NODE CMD...: CMD in NODE's namespace in the background, with $! its
 # own pid (ip netns exec execs it), so that kill stops it. "on NODE CMD &"
 # would leave $! a subshell, whose kill orphans CMD: it went on sending
-# into the next tests, and pinned what it held.
+# into the next tests, and pinned what it held. CMD's stdin is /dev/null
+# (a background command's): for a heredoc, "on NODE CMD <<EOF &".
 on_bg() {
 	local ns=$TOPO_NS_PREFIX$1
 	shift
