@@ -354,7 +354,8 @@ bench_config() {
 	ethereal-paced|ethereal-cyclic)
 		# -b: the link catches up a cycle, as the peers' wire (a tbf of a
 		# cycle's bucket, tc-configs/README.md) does
-		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-} -l ${BENCH_RT_LIMIT:-60%} -d ${BENCH_DELAY:-30ms} -b 10ms"
+		cmd="$_bench_clear_cmd; ethereal-switch -r $BENCH_LINK -m ${cfg#ethereal-}"
+		cmd+=" -l ${BENCH_RT_LIMIT:-60%} -d ${BENCH_DELAY:-30ms} -b 10ms"
 		cmd+=' $(cd /sys/class/net/br0/brif && for p in trk*; do [ -e "$p" ] && echo "-t $p"; done) br0'
 		;;
 	plain|prio|prio-police|htb|cbs|taprio|fq|fq_codel|pace)

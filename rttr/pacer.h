@@ -18,8 +18,8 @@
  *
  * Conforming at the switch by construction. The first switch polices the
  * connection with the same GCRA, its tolerance B being the contract's burst
- * capped at a cycle of the rate (the burst rtcd reports is the one the path
- * granted, that cap applied). A frame librttr lets go at t_k reaches the
+ * capped at a cycle of the rate and a frame (the burst rtcd reports is the
+ * one the path granted, that cap applied). A frame librttr lets go at t_k reaches the
  * switch's queue at a_k = t_k + d_k, with d_k in [d, d + J]: J is the
  * host's own jitter after the decision (the rest of send(2) and the stack,
  * a preemption in between, the NIC's queue and link). For i <= k,
