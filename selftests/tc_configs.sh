@@ -27,20 +27,22 @@ SIZE=1472
 # (tc-configs/README.md). How much they lose is the bench's to measure;
 # here, that they apply and pass the flow (peer_calibration: its rate).
 check() {
-	local rt be sent got
+	local rt be sent got rates
 	flow_start rt h1 h2 "$2" 5000 $RT $SECS $SIZE $BURST
 	flow_start be h3 h2 "$(host_ip h2)" 5001 $((LINK * 3 / 2)) $SECS $SIZE
 	flows_go
-	rt=$(field rate_bps "$(flow_rx rt)")
-	be=$(field rate_bps "$(flow_rx be)")
-	ktap_info "$1: reserved flow $rt bit/s, $(field received "$(flow_rx rt)") of" \
-		"$(field sent "$(flow_tx rt)"); best effort $be bit/s"
+	# over the window both flows were arriving in: the port's sum
+	rates=$(flows_rates $SIZE rt be)
+	rt=$(awk '$1 == "rt" { print $2 }' <<<"$rates")
+	be=$(awk '$1 == "be" { print $2 }' <<<"$rates")
+	ktap_info "$1: reserved flow ${rt:-?} bit/s, $(field received "$(flow_rx rt)") of" \
+		"$(field sent "$(flow_tx rt)"); best effort ${be:-?} bit/s, both arriving"
 	sent=$(field sent "$(flow_tx rt)")
 	got=$(field received "$(flow_rx rt)")
 	ktap_result "$1: applies, holds the port to the link, $([ -n "${3:-}" ] &&
 		echo "passes the flow" || echo "keeps the flow whole")" \
-		"$([ "$_cfg_rc" = 0 ] && [ "${sent:-0}" -gt 0 ] &&
-		   awk -v s="$sent" -v g="${got:-0}" -v p="${3:-0}" -v r="$rt" -v b="$be" \
+		"$([ "$_cfg_rc" = 0 ] && [ "${sent:-0}" -gt 0 ] && [ -n "$rt" ] && [ -n "$be" ] &&
+		   awk -v s="$sent" -v g="${got:-0}" -v p="${3:-0}" -v r="${rt:-0}" -v b="${be:-0}" \
 			-v l=$LINK 'BEGIN { exit !(g <= s && s - g <= s * p / 100 && r + b <= l * 1.03) }'
 		   echo $?)"
 }

@@ -70,7 +70,8 @@ _flow_listen() {
 	# through the others' process starts), then 1.5 s of silence ends a
 	# flow whose tail was dropped: senders stall for tens of ms at most
 	# on a loaded emulated machine.
-	on_bg "$2" udpprobe recv "$4" "$5" "$(slow 3000)" "$(slow 1500)" >"$_flow_dir/$name.rx"
+	on_bg "$2" udpprobe recv "$4" "$5" "$(slow 3000)" "$(slow 1500)" \
+		"$_flow_dir/$name.ts" >"$_flow_dir/$name.rx"
 	_flow_rxpid[$name]=$!
 }
 
@@ -105,6 +106,49 @@ flows_go() {
 
 flow_rx() { grep -v listening "$_flow_dir/$1.rx"; }
 flow_tx() { cat "$_flow_dir/$1.tx"; }
+
+# flows_rates SIZE NAME...: each flow's rate (bit/s, frames of SIZE bytes
+# of payload), one "NAME RATE" a line, over the window all of them were
+# arriving in: from the latest first arrival to the earliest last, each
+# counting the frames that arrived after the window's start, up to its
+# end. Rates over one window add up to what the port passed in it; each
+# over its own first to last arrival do not (the senders start and end
+# apart, and a flow that ends early leaves the port to the others). Fails,
+# saying so, when the window is shorter than a second.
+flows_rates() {
+	local size=$1 name
+	shift
+	for name in "$@"; do
+		printf '%s ' "$name"
+		tr '\n' ' ' <"$_flow_dir/$name.ts"
+		echo
+	done | awk -v bits=$(((size + 42) * 8)) '
+	{
+		name[NR] = $1; n[NR] = NF - 1
+		for (i = 2; i <= NF; i++)
+			t[NR, i - 1] = $i
+		if (NR == 1 || $2 > lo)
+			lo = $2
+		if (NR == 1 || $NF < hi)
+			hi = $NF
+		if (NF < 3)
+			short = 1
+	}
+	END {
+		if (short || hi - lo < 1e9) {
+			printf "flows overlapped %.3f s, not the 1 s a rate needs\n",
+				(hi - lo) / 1e9 > "/dev/stderr"
+			exit 1
+		}
+		for (f = 1; f <= NR; f++) {
+			k = 0
+			for (i = 1; i <= n[f]; i++)
+				if (t[f, i] > lo && t[f, i] <= hi)
+					k++
+			printf "%s %.0f\n", name[f], k * bits * 1e9 / (hi - lo)
+		}
+	}'
+}
 
 # within VALUE TARGET PERCENT: |VALUE - TARGET| <= PERCENT% of TARGET
 within() {
