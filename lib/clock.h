@@ -16,6 +16,21 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * CLOCK_REALTIME ns (a time another process was given) on CLOCK_MONOTONIC;
+ * now, if it has passed.
+ */
+static inline uint64_t mono_of_real(uint64_t real)
+{
+	struct timespec ts;
+	uint64_t now = now_ns();
+	int64_t ahead;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ahead = (int64_t)(real - ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec));
+	return ahead > 0 ? now + (uint64_t)ahead : now;
+}
+
 /* Absolute deadlines: a periodic sender does not drift with its own work. */
 static inline void sleep_until(uint64_t t)
 {

@@ -35,9 +35,15 @@ ONE=3 TWO=3			# seconds: best effort alone, then with the flow
 # and a process start in the emulated guest can take 0.5 s
 WAIT=$(slow 5000) GAP=$(slow 1500)
 WARM=500 TAIL=200		# ms cut at each phase's start and end
-# s best effort goes on past ONE + TWO: what the flow may come late by and
-# still have best effort beside it to its end. Its sender starts through
-# sh and sleep: 0.7-1 s late here, 3.5-11 s on the debug kernel.
+# ms from when the senders are started to when best effort's first frame
+# is due: every sender's process starts in it, none within a phase (on the
+# debug kernel an exec beside best effort's sender starved it, 55 to 72 ms
+# of the link lost a run, when the flow's and the sibling's senders were
+# started through sh and sleep at ONE)
+START_IN=$(slow 2000)
+# s best effort goes on past ONE + TWO: what the flow may come late by (its
+# process started past START_IN) and still have best effort beside it to
+# its end
 LATE=$(slow 2)
 # ms phase two must last, at least (half its planned length): a shorter
 # one is the machine's doing (the flow came too late), and in it a burst
@@ -63,7 +69,7 @@ SB_DEPTH=$((2 * 2 * (SIZE + 42)))	# 2 bursts of 2 frames (its rate x cycle is le
 # the machine did to the stream: the largest gap between arrivals, and the
 # largest lag jump, how far it fell behind its own mean rate within 200
 # ms; and with due set, when the flow's first frame came, in s after the
-# receivers listened (up, us: ONE and its sender's process starts), or
+# best effort was due (up, us: ONE, unless its process started late), or
 # that none did. A run is spoiled when the link's departures (best effort
 # alone; both streams together) show that the emulated machine took
 # capacity, not the peer: for a link held by a tbf, a jump past its bucket
@@ -168,17 +174,19 @@ END {
 # run KIND RT_OFFER [RT_SENDER...]: best effort from h3 at 1.5 x
 # the link for ONE + TWO + LATE seconds (to outlast a late flow), and
 # after ONE seconds, unless RT_OFFER is 0, the top class's flow from h1 at
-# RT_OFFER bit/s for TWO seconds, by udpprobe or by RT_SENDER (a command,
-# destination and port added), and with SIB set its sibling from h1 too
-# (to h2:5002, at SB_OFFER); all started at once, so that no process
-# starts within a phase (a fork stalls the emulated CPU). Sets be1 (best
+# RT_OFFER bit/s for TWO seconds, by udpprobe or by RT_SENDER (an rtperf
+# send command: --start, destination and port added), and with SIB set its
+# sibling from h1 too (to h2:5002, at SB_OFFER); all started at once,
+# START_IN before best effort is due, each told when its first frame is,
+# so that no process starts within a phase (an exec stalls the emulated
+# CPU). Sets be1 (best
 # effort alone), rt2, sb2 and be2 (together) in bit/s, diag (what each
 # stream did), and in why what spoiled the run: a socket dropped, a sender
 # did not offer what it was to (the sibling: or put out a burst catching
 # up that its meter may drop), or the machine took the link's capacity
 # (_rates_awk).
 run() {
-	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out up gates=()
+	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out up at gates=()
 	shift 2
 	rm -f "$d".*
 	on_bg h2 udpprobe recv 5001 1000000 $WAIT $GAP "$d.be" >"$d.berx"
@@ -195,23 +203,26 @@ run() {
 	wait_line "$d.berx" listening $pbe && { [ -z "$prt" ] || wait_line "$d.rtrx" listening $prt; } &&
 		{ [ -z "$psb" ] || wait_line "$d.sbrx" listening $psb; } ||
 		ktap_info "$kind: a receiver did not start"
-	up=${EPOCHREALTIME/./}	# us
+	# when best effort's first frame is due (us), and the others' (ns)
+	up=$((${EPOCHREALTIME/./} + START_IN * 1000))
+	at=$(((up + ONE * 1000000) * 1000))
 	be1= rt2= sb2= be2= diag=
 	on_bg h3 udpprobe send "$(host_ip h2)" 5001 $(frames $((LINK * 3 / 2)) $((ONE + TWO + LATE)) $SIZE) \
-		$SIZE $((LINK * 3 / 2))bit >"$d.betx"
+		$SIZE $((LINK * 3 / 2))bit $((up * 1000)) >"$d.betx"
 	if [ "$offer" -gt 0 ]; then
 		if [ $# -gt 0 ]; then
-			set -- "$@" "$(host_ip h2)" 5000
+			echo $at >"$d.start"
+			set -- "$@" --start "$d.start" "$(host_ip h2)" 5000
 		else
-			set -- udpprobe send "$(host_ip h2)" 5000 $(frames "$offer" $TWO $SIZE) $SIZE "${offer}bit"
+			set -- udpprobe send "$(host_ip h2)" 5000 $(frames "$offer" $TWO $SIZE) $SIZE "${offer}bit" $at
 		fi
-		# shellcheck disable=SC2016
-		on_bg h1 sh -c 'sleep "$0"; exec "$@"' $ONE "$@" >"$d.rttx"
+		# (rtperf says "ready" on stderr)
+		on_bg h1 "$@" >"$d.rttx" 2>"$d.rterr"
 	fi
-	# shellcheck disable=SC2016
-	[ -z "$psb" ] || on h1 sh -c 'sleep "$0"; exec "$@"' $ONE udpprobe send "$(host_ip h2)" 5002 \
-		"$(frames $SB_OFFER $TWO $SIZE)" $SIZE ${SB_OFFER}bit >"$d.sbtx" &
+	[ -z "$psb" ] || on_bg h1 udpprobe send "$(host_ip h2)" 5002 \
+		"$(frames $SB_OFFER $TWO $SIZE)" $SIZE ${SB_OFFER}bit $at >"$d.sbtx"
 	wait
+	grep -v '^rtperf: ready$' "$d.rterr" 2>/dev/null | sed 's/^/# /' || true
 	why=
 	for out in "$d.berx" ${prt:+"$d.rtrx"} ${psb:+"$d.sbrx"}; do
 		[ "$(field sock_drops "$(grep -v listening "$out")")" = 0 ] ||

@@ -2,11 +2,14 @@
 /*
  * udpprobe: exact UDP delivery and rate checks for tests.
  *
- *   udpprobe send DST PORT COUNT [SIZE [PACE]]
+ *   udpprobe send DST PORT COUNT [SIZE [PACE [START]]]
  *       COUNT datagrams of SIZE payload bytes (>= 8, default 64), each
  *       starting with a sequence number, at absolute deadlines. PACE is a
  *       packet rate (a bare number) or a tc(8) rate ("10mbit") counting
- *       whole frames: payload + 8 UDP + 20 IP + 14 Ethernet bytes.
+ *       whole frames: payload + 8 UDP + 20 IP + 14 Ethernet bytes. START
+ *       (CLOCK_REALTIME ns) is when the first is due, so that a caller
+ *       starts every process at once and no start falls within what it
+ *       measures; past START, at once (the receiver sees how late).
  *       Prints "sent=N elapsed_us=E sent_bps=R late_max_us=L catchup_us=C
  *       rate_bps=R iat_mean_us=M iat_sd_us=S iat_max_us=X" (R in frame bits;
  *       the inter-send times of the frames as they left, the jitter the
@@ -172,11 +175,11 @@ static int do_send(int argc, char **argv)
 	 * counted as sent while UDP drops it silently.
 	 */
 	setsockopt(fd, IPPROTO_IP, IP_RECVERR, &(int){ 1 }, sizeof(int));
-	start = now_ns();
+	start = argc > 5 ? mono_of_real(strtoull(argv[5], NULL, 0)) : now_ns();
 	for (i = 0; i < count; i++) {
 		uint64_t seq = i;
 
-		if (gap)
+		if (gap || !i)
 			sleep_until(start + i * gap);
 		memcpy(buf, &seq, sizeof(seq));
 		while (sendto(fd, buf, size, 0, (struct sockaddr *)&dst, sizeof(dst)) < 0) {
@@ -337,7 +340,7 @@ int main(int argc, char **argv)
 	else if (argc > 1 && !strcmp(argv[1], "recv"))
 		ret = do_recv(argc - 2, argv + 2);
 	if (ret == 2)
-		fprintf(stderr, "usage: udpprobe send DST PORT COUNT [SIZE [PPS | RATE]]\n"
+		fprintf(stderr, "usage: udpprobe send DST PORT COUNT [SIZE [PPS | RATE [START]]]\n"
 				"       udpprobe recv PORT COUNT TIMEOUT_MS [GAP_MS [STAMPS]]\n");
 	return ret;
 }
