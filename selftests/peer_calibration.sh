@@ -37,7 +37,7 @@ WAIT=$(slow 5000) GAP=$(slow 1500)
 WARM=500 TAIL=200		# ms cut at each phase's start and end
 # ms from when the senders are started to when best effort's first frame
 # is due: every sender's process starts in it, none within a phase (on the
-# debug kernel an exec beside best effort's sender starved it, 55 to 72 ms
+# debug kernel an exec beside best effort's sender starved it, 53 to 72 ms
 # of the link lost a run, when the flow's and the sibling's senders were
 # started through sh and sleep at ONE)
 START_IN=$(slow 2000)
@@ -179,12 +179,11 @@ END {
 # sibling from h1 too (to h2:5002, at SB_OFFER); all started at once,
 # START_IN before best effort is due, each told when its first frame is,
 # so that no process starts within a phase (an exec stalls the emulated
-# CPU). Sets be1 (best
-# effort alone), rt2, sb2 and be2 (together) in bit/s, diag (what each
-# stream did), and in why what spoiled the run: a socket dropped, a sender
-# did not offer what it was to (the sibling: or put out a burst catching
-# up that its meter may drop), or the machine took the link's capacity
-# (_rates_awk).
+# CPU). Sets be1 (best effort alone), rt2, sb2 and be2 (together) in
+# bit/s, diag (what each stream did), and in why what spoiled the run: a
+# socket dropped, a sender did not offer what it was to (the sibling: or
+# put out a burst catching up that its meter may drop), or the machine
+# took the link's capacity (_rates_awk).
 run() {
 	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out up at gates=()
 	shift 2
