@@ -31,11 +31,13 @@ ktap_result "bench/nto1 (quick) ran through in $((SECONDS - start)) s" "$rc"
 J=$D/nto1.json
 [ -s "$J" ] || { ktap_info "no $J"; echo '{}' >"$J"; }
 
-# check DESC JQ: ok when JQ holds of nto1.json
+# check DESC JQ: ok when JQ holds of nto1.json (none: not ok); what JQ
+# says of it only on failure (a jq costs ~270 ms under emulation)
 check() {
 	local out
-	out=$(jq -e "$2" "$J" 2>&1)
-	ktap_result "$1" $? "$out"
+	holds "$2" "$J" 2>/dev/null && { ktap_ok "$1"; return; }
+	out=$(jq "$2" "$J" 2>&1)
+	ktap_fail "$1" "${out:-no output}"
 }
 
 check "three points (ethereal-paced be and plat, prio plat), stamped with the commit and kernel" '
@@ -43,7 +45,8 @@ check "three points (ethereal-paced be and plat, prio plat), stamped with the co
 	and (.machine.kernel | type == "string")
 	and ([.results[] | "\(.config) \(.case)"] == ["ethereal-paced be", "ethereal-paced plat", "prio plat"])'
 check "each point: its runs, valid ones counted, why the others are not" '
-	all(.results[]; (.runs | type == "number") and .runs >= 2 and .valid <= .runs
+	(.results | length > 0)
+	and all(.results[]; (.runs | type == "number") and .runs >= 2 and .valid <= .runs
 	    and (.run | length) == .runs
 	    and ([.run[] | select(.valid)] | length) == .valid
 	    and all(.run[]; .valid or (.why | type == "string" and length > 0)))'
@@ -51,7 +54,7 @@ check "estimates: a mean with its interval over the valid runs, none without" '
 	[.results[] | .valid as $v | (.flows[], .classes[]) | (.throughput_bps, .loss_pct, .delay_mean_us)
 	 | if $v == 0 then .n == 0 and .mean == null
 	   else .n <= $v and (.mean | type == "number")
-	        and (.n < 2 or (.ci | type == "number" and . >= 0)) end] | all'
+	        and (.n < 2 or (.ci | type == "number" and . >= 0)) end] | length > 0 and all'
 check "pooled delays ordered (min <= p50 <= p99 <= p99.9 <= max) and CDFs as long as cdf_p, rising" '
 	[.results[] | select(.valid > 0) | (.cdf_p | length) as $n | .classes[]
 	 | (.delay_us | .min <= .p50 and .p50 <= .p99 and .p99 <= .p999 and .p999 <= .max)
@@ -61,7 +64,8 @@ check "Jain's index of the loss of seven (or six) sources within [1/n, 1]" '
 	all(.results[] | select(.valid > 0) | .classes[] | select(.flows > 1);
 	    .jain_loss.mean >= 1 / .flows - 1e-9 and .jain_loss.mean <= 1 + 1e-9)'
 check "each point: the departures its senders skipped after stalls, counted, never hidden" '
-	all(.results[]; (.skipped | type == "number") and .departures >= .skipped
+	(.results | length > 0)
+	and all(.results[]; (.skipped | type == "number") and .departures >= .skipped
 	    and (.valid == 0 or .departures > 0)
 	    and .skipped == ([.flows[].skipped] | add))'
 check "platinum on EtheReal: its contract and delay bound beside its largest delay; none on prio" '

@@ -18,8 +18,8 @@ TMPD=$(mktemp -d)
 defer rm -rf "$TMPD"
 
 sig() { local n=$1; shift; on "$n" sigclient "$@"; }
-# ev FILE JQ: JQ (-e) over the events in FILE, as one array
-ev() { jq -s -e "$2" "$1" >/dev/null 2>&1; }
+# ev FILE JQ: JQ holds of the events in FILE, as one array (none: false)
+ev() { holds -s "$2" "$1" 2>/dev/null; }
 # ev_get FILE JQ: what JQ says of them
 ev_get() { jq -s -r "$2" "$1" 2>/dev/null; }
 # ev_wait FILE JQ: until JQ holds, 5 s at most

@@ -171,8 +171,8 @@ ktap_info "largest delay $((max / 1000)) us against the path's bound $((path / 1
 ktap_result "the reserved flow's path was told the bound of three hops at setup" \
 	"$([ "$path" = "$bound" ]; echo $?)"
 ktap_result "under 170% load on every hop: no frame of the reserved flow lost" \
-	"$(jq -e --slurpfile tx "$D/rt.tx" '.flows[0].received == $tx[0].sent and .flows[0].lost == 0' \
-		"$D/rt.rx" >/dev/null; echo $?)"
+	"$(holds '.flows[0].received == $tx[0].sent and .flows[0].lost == 0' \
+		--slurpfile tx "$D/rt.tx" "$D/rt.rx"; echo $?)"
 ktap_result "its largest one-way delay is within the bound (ratio $(awk -v m="$max" -v b="$path" 'BEGIN { printf "%.2f", b ? m / b : 0 }'))" \
 	"$([ "$max" -gt 0 ] && [ "$max" -le "$path" ]; echo $?)"
 # Per hop: each switch's promise bounds the delay it measured, from when a

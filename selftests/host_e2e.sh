@@ -90,12 +90,12 @@ flow_check() {
 	ktap_info "$1: received $(jq -c '{count,frame_bps}' <<<"$rx" 2>/dev/null)," \
 		"sent $(jq -c '{sent,frame_bps,seconds,unused_ns:.info.unused_ns}' <<<"$tx" 2>/dev/null)"
 	local ok
-	ok=$(jq -e --argjson tx "${tx:-null}" --argjson want "$3" \
-		'($tx.info.unused_ns / 1e9 / $tx.seconds) as $stalled |
+	ok=$(holds '($tx.info.unused_ns / 1e9 / $tx.seconds) as $stalled |
 		 .count == $tx.sent and $stalled < 0.1 and
 		 $tx.frame_bps >= $want * 0.99 * (1 - $stalled) and
 		 .frame_bps >= $tx.frame_bps * 0.99 and
-		 .frame_bps <= $tx.frame_bps * 1.01' <<<"$rx" >/dev/null; echo $?)
+		 .frame_bps <= $tx.frame_bps * 1.01' \
+		--argjson tx "${tx:-null}" --argjson want "$3" <<<"$rx"; echo $?)
 	[ "$ok" = 0 ] || ktap_info "$1: $(loss_counters "$2");" \
 		"receiver's sequence $(jq -c .seq <<<"$rx" 2>/dev/null)"
 	ktap_result "$1: received whole on a plain socket, within 1% of the reservation" "$ok"
@@ -206,7 +206,7 @@ tx=$(tail -n 1 "$res")
 rm -f "$res"
 ktap_info "restart: received $(jq -c '{count,frame_bps}' <<<"$rx" 2>/dev/null)," \
 	"sent $(jq -c '{sent,frame_bps}' <<<"$tx" 2>/dev/null)"
-ok=$(jq -e --argjson tx "${tx:-null}" '$tx.sent > 0 and .count == $tx.sent' <<<"$rx" >/dev/null &&
+ok=$(holds '$tx.sent > 0 and .count == $tx.sent' --argjson tx "${tx:-null}" <<<"$rx" &&
      grep -q "claimed by pid" /tmp/rtcd-h1.log; echo $?)
 # Where lost frames went (once seen on 6.1: 15 of 3284), and h1's ARP
 # queue's discards, should the proxy's neighbour entry have gone a while;
@@ -270,8 +270,7 @@ ktap_result "a switch that lost the connection unheard: set up again through REF
 	"$([ $ok = 0 ] &&
 	   grep -Eq "$id: (expired|no answer to refreshes): setting it up again" /tmp/rtcd-h1.log &&
 	   on h1 rtcd -i eth0 -S $SOCK status |
-		jq -e --arg id "$id" '.connections[0] | .id == $id and .state == "up" and .hops == 3' \
-		>/dev/null;
+		holds '.connections[0] | .id == $id and .state == "up" and .hops == 3' --arg id "$id";
 	   echo $?)"
 kill $APP 2>/dev/null
 ktap_result "and torn down everywhere when its application ends" "$(wait_conns 0 5; echo $?)"

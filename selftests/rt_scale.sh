@@ -33,7 +33,7 @@ ktap_result "a dump lists all $N, each once" \
 	"$([ "$(ctl sw1 -j conn show br0 | jq '[.[].id] | unique | length')" = $N ]; echo $?)"
 ktap_result "port accounts $N connections and their reservations" \
 	"$(ctl sw1 -j port show dev swp2 |
-	   jq -e ".[0].conns_out == $N and .[0].reserved == $N * 100000 / 8" >/dev/null; echo $?)"
+	   holds ".[0].conns_out == $N and .[0].reserved == $N * 100000 / 8"; echo $?)"
 
 bad=
 for i in $FIRST $((FIRST + N / 2)) $((FIRST + N - 1)); do

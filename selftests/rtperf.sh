@@ -47,8 +47,8 @@ pair() {
 # check NAME DESC JQ_EXPR: ok when JQ_EXPR holds of the receiver's first
 # flow, with $tx the sender's report
 check() {
-	ktap_result "$2" "$(jq -e --slurpfile tx "$D/$1.tx" \
-		'.flows[0] as $f | $tx[0] as $tx | $f | '"$3" "$D/$1.rx" >/dev/null 2>&1; echo $?)"
+	ktap_result "$2" "$(holds '.flows[0] as $f | $tx[0] as $tx | $f | '"$3" \
+		--slurpfile tx "$D/$1.tx" "$D/$1.rx" 2>/dev/null; echo $?)"
 }
 # whole: every datagram sent arrived once, in order
 WHOLE='.received == $tx.sent and .lost == 0 and .duplicates == 0 and .reordered == 0'
@@ -105,7 +105,7 @@ on_bg h1 rtperf send -f 7 -r 1mbit -n 100 "$(host_ip h2)" 5001 >/dev/null
 on h1 rtperf send -f 8 -r 1mbit -n 50 -s 200 "$(host_ip h2)" 5001 >/dev/null
 wait $pid
 ktap_result "two flows into one receiver: reported apart by flow id" \
-	"$(jq -e '[.flows[] | [.flow, .received]] == [[7, 100], [8, 50]]' "$D/two.rx" >/dev/null; echo $?)"
+	"$(holds '[.flows[] | [.flow, .received]] == [[7, 100], [8, 50]]' "$D/two.rx"; echo $?)"
 
 # --- through a reservation ---
 pair reserved -R -S $SOCK -r 5mbit -t 3
@@ -127,8 +127,8 @@ rtperf_start "$D" "$(host_ip h2)" 5002 50 48 on h1 rtperf
 wait $pid
 ktap_info "sync: $(jq -c '{sent, start_ns, first_ns, skipped, late_ns}' "$D/s1.tx" "$D/s2.tx" | tr '\n' ' ')"
 ktap_result "--start: both senders' schedules start at the time the lock's file gave" \
-	"$(jq -se --argjson at "$at" 'map(.start_ns == $at and .first_ns == $at) | all' \
-		"$D/s1.tx" "$D/s2.tx" >/dev/null; echo $?)"
+	"$(holds -s 'length == 2 and (map(.start_ns == $at and .first_ns == $at) | all)' \
+		--argjson at "$at" "$D/s1.tx" "$D/s2.tx"; echo $?)"
 ktap_result "-k 4: batches of four back to back, one intended time each, every one arrived" \
 	"$(rtperf_batches "$D/sync.csv" 48; echo $?)"
 

@@ -77,16 +77,16 @@ paced() {
 	ktap_info "$name: $(jq -r '"\(.frame_bps / .reserved_bps * 1000 | round / 10)% of the rate, unused for \(.info.unused_ns / 1e6) ms of \(.seconds * 1000 | round / 1000) s"' \
 		<<<"$tx" 2>/dev/null)"
 	ktap_result "$name: per-packet, at the rate but for the time the host was late" \
-		"$(jq -e --argjson m "$max_pkt" '.info.pacing == "packet" and
+		"$(holds '.info.pacing == "packet" and
 			(.sent * (.size + 42)) as $b |
 			$b >= .reserved_bps / 8 * (.seconds - .info.unused_ns / 1e9) - 2 * $m and
-			$b <= .reserved_bps / 8 * .seconds + .info.tolerance' <<<"$tx" >/dev/null
+			$b <= .reserved_bps / 8 * .seconds + .info.tolerance' --argjson m "$max_pkt" <<<"$tx"
 		   echo $?)"
 	ktap_result "$name: conforming at the switch: no frame held back, none dropped" \
 		"$([ "$held" = 0 ] && [ "$dropped" = 0 ]; echo $?)" \
 		"$held held back, $dropped dropped${why:+: $why}"
 	ktap_result "$name: every frame received" \
-		"$(jq -e --argjson tx "${tx:-null}" '.count == $tx.sent' <<<"$rx" >/dev/null; echo $?)"
+		"$(holds '.count == $tx.sent' --argjson tx "${tx:-null}" <<<"$rx"; echo $?)"
 }
 
 ktap_begin 7
@@ -108,5 +108,5 @@ paced "542-byte frames, 2 ms resolution" 500 542 -r 2ms
 run "tick mode" 1472 1514 -P tick
 ktap_info "tick mode (the paper's, not judged): $held frames held back by the switch"
 ktap_result "tick mode: every frame received" \
-	"$(jq -e --argjson tx "${tx:-null}" '.count == $tx.sent' <<<"$rx" >/dev/null; echo $?)"
+	"$(holds '.count == $tx.sent' --argjson tx "${tx:-null}" <<<"$rx"; echo $?)"
 ktap_end

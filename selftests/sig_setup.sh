@@ -101,8 +101,8 @@ ktap_result "the answer left through the port's control queue (sent $ctlq)" \
 	"$([ "${ctlq:-0}" -ge 1 ] 2>/dev/null; echo $?)"
 c=$(ctl sw1 -j conn show dev swp1 id 03:09)
 ktap_result "1 switch: installed as signaled, up, swapped, to h2's MAC" \
-	"$(jq -e --arg m "$(host_mac h2)" '.[0] | .origin == "signaled" and .state == "up" and .swap and .lladdr == $m' \
-	  <<<"$c" >/dev/null; echo $?)"
+	"$(holds '.[0] | .origin == "signaled" and .state == "up" and .swap and .lladdr == $m' \
+	  --arg m "$(host_mac h2)" <<<"$c"; echo $?)"
 host_proxy h1 03:09
 res=$(udp_flow h1 h2 "$(proxy_ip 03:09)" 50 200 100)
 ktap_result "1 switch: datagrams to the proxy IP reach h2's plain socket" $?
@@ -597,6 +597,6 @@ for s in $SW; do
 done
 st=$(ctl sw1 -j -s show br0)
 ktap_result "setup time per hop measured, for ARP hits and misses" \
-	"$(jq -e '.[0].signaling | .setup_hit_n > 0 and .setup_miss_n > 0 and .setup_hit_avg_ns > 0' \
-	  <<<"$st" >/dev/null; echo $?)"
+	"$(holds '.[0].signaling | .setup_hit_n > 0 and .setup_miss_n > 0 and .setup_hit_avg_ns > 0' \
+	  <<<"$st"; echo $?)"
 ktap_end

@@ -21,6 +21,15 @@
 #                            debug kernel (it cannot generate 10 Mbit/s of
 #                            datagrams); the timed tests run their links and
 #                            flows at it, their assertions relative to it
+#   holds [-s] FILTER [JQ-ARGS...] [FILE...]
+#                            jq -e that needs JSON: 0 when there is input and
+#                            FILTER's last output is neither false nor null,
+#                            else 1 (no input, no output, a jq error); reads
+#                            stdin without FILE, prints nothing but jq's
+#                            errors; -s: FILTER of all inputs as one array
+#                            (jq -s), false without input. jq 1.6's -e exits
+#                            0 on empty input: a check of a crashed tool's
+#                            missing JSON passed
 
 KSFT_PASS=0
 KSFT_FAIL=1
@@ -94,6 +103,20 @@ ktap_check() {
 		[ -n "$out" ] && echo "$out" | sed 's/^/# /'
 		ktap_fail "$desc" "command failed ($rc): $*"
 	fi
+}
+
+# FILTER between newlines: a comment at its end ends there. jq takes its
+# options after the program too (JQ-ARGS: --arg, --argjson, --slurpfile).
+holds() {
+	local f
+	if [ "${1:-}" = -s ]; then
+		f=$'[inputs] | length > 0 and ([(\n'"$2"$'\n)] | last | . != null and . != false)'
+		shift
+	else
+		f=$'[inputs | (\n'"$1"$'\n)] | length > 0 and (last | . != null and . != false)'
+	fi
+	shift
+	jq -n -e "$f" "$@" >/dev/null || return 1
 }
 
 ktap_skip_all() {

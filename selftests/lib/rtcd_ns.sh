@@ -66,8 +66,8 @@ hold_open() {
 # Until a connection to DPORT is there (root sees every one).
 wait_conn() { # DPORT
 	for _ in $(seq 40); do
-		cli status | jq -e --argjson p "$1" '.connections[] | select(.dport == $p)' \
-			>/dev/null && return 0
+		cli status | holds '.connections[] | select(.dport == $p)' --argjson p "$1" &&
+			return 0
 		sleep 0.05
 	done
 	return 1

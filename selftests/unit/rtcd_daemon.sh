@@ -44,7 +44,7 @@ ktap_result "outside the group: open refused" \
 	"$([ $rc = 1 ] && echo "$out" | grep -q "Permission denied"; echo $?)" "$rc: $out"
 out=$($daemon_ "$rtcd" -i eth0 -S "$sock" status -j 2>&1)
 ktap_result "outside the group: status through the status socket" \
-	"$(echo "$out" | jq -e '.ok' >/dev/null; echo $?)" "$out"
+	"$(echo "$out" | holds .ok; echo $?)" "$out"
 # 5: the status socket takes nothing else.
 out=$(printf '{"op":"close","id":"03:09"}' | $daemon_ /usr/bin/python3 -c '
 import socket, sys
@@ -52,7 +52,7 @@ s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 s.connect(sys.argv[1]); s.send(sys.stdin.buffer.read()); print(s.recv(4096).decode())' \
 	"$dir/eth0.ro.sock" 2>&1)
 ktap_result "status socket refuses close" \
-	"$(echo "$out" | jq -e '.error == "permission"' >/dev/null; echo $?)" "$out"
+	"$(echo "$out" | holds '.error == "permission"'; echo $?)" "$out"
 
 # 6-7: "user *": one connection and 10mbit each.
 hold_open "$nobody_in" 10.0.0.2 5000 1mbit
@@ -67,9 +67,9 @@ ktap_result "root is not held to user *" $? "$(cli status)"
 # 8-9: status shows a user the destinations of its own connections only.
 out=$($nobody_in "$rtcd" -i eth0 -S "$sock" status 2>&1)
 ktap_result "a user sees where its own connection goes" \
-	"$(echo "$out" | jq -e '[.connections[] | select(.daddr == "10.0.0.2" and .uid == 65534)] | length == 1' >/dev/null; echo $?)" "$out"
+	"$(echo "$out" | holds '[.connections[] | select(.daddr == "10.0.0.2" and .uid == 65534)] | length == 1'; echo $?)" "$out"
 ktap_result "and not where root's goes" \
-	"$(echo "$out" | jq -e '[.connections[] | select(.rate == 50000000)] | .[0] | has("daddr") or has("pid") | not' >/dev/null; echo $?)" "$out"
+	"$(echo "$out" | holds '[.connections[] | select(.rate == 50000000)] | .[0] | has("daddr") or has("pid") | not'; echo $?)" "$out"
 
 # 10: SIGHUP reads the file again; a broken file changes nothing.
 echo "limit user * connection 2" >>"$conf"
@@ -124,7 +124,7 @@ kill "$holders"
 wait "$holders" 2>/dev/null
 out=$(cli status 2>&1)
 ktap_result "clients accepted again once descriptors are free" \
-	"$(echo "$out" | jq -e .ok >/dev/null; echo $?)" "$out"
+	"$(echo "$out" | holds .ok; echo $?)" "$out"
 stop
 
 # 13-15: as rtcd@.service runs it: not root, in the socket group, with

@@ -92,7 +92,7 @@ ktap_result "the proxy's neighbour entry was never deleted" \
 	"proxy ${proxy:-unknown}: $(cat "$dir/neigh")"
 ktap_result "the connection is taken back, the stream runs its $secs s" \
 	"$(grep -q "claimed by pid" "$log" &&
-	   jq -e --argjson s $secs '.seconds >= $s - 0.1' "$dir/tx" >/dev/null; echo $?)" "$(why)"
+	   holds '.seconds >= $s - 0.1' --argjson s "$secs" "$dir/tx"; echo $?)" "$(why)"
 ktap_result "every datagram sent left on the link" \
 	"$([ -n "$sent" ] && [ "$frames" = "$sent" ]; echo $?)" "sent $sent, on the link $frames"
 # A frame time is 2.4 ms; a loaded machine wakes the sender tens of ms late

@@ -92,16 +92,15 @@ timed_out() { grep -q "rtcd: timeout: no answer from the switch" "${out[$1]}"; }
 # DPORT MS: rtcd gave up (a TEARDOWN, reason requested: 11) MS after the
 # first SETUP, give or take.
 gave_up_at() {
-	conn "$1" | jq -e --argjson at "$2" --argjson e $early --argjson l $late \
-		'.teardown_ms >= $at - $e and .teardown_ms <= $at + $l and .reason == 11' \
-		>/dev/null
+	conn "$1" | holds '.teardown_ms >= $at - $e and .teardown_ms <= $at + $l and .reason == 11' \
+		--argjson at "$2" --argjson e "$early" --argjson l "$late"
 }
 
 ok=$(grep -q '"ok":true' "${out[5001]}" &&
-     conn 5001 | jq -e --argjson g "$give_up" '.sent.accept[0] >= $g' >/dev/null; echo $?)
+     conn 5001 | holds '.sent.accept[0] >= $g' --argjson g "$give_up"; echo $?)
 ktap_result "PROCEEDINGs: an ACCEPT past rtcd's usual $give_up ms opens the connection" \
 	"$ok" "$(why 5001)"
-ok=$([ "$up" = '"up"' ] && conn 5001 | jq -e '.sent.proceeding | length == 3' >/dev/null
+ok=$([ "$up" = '"up"' ] && conn 5001 | holds '.sent.proceeding | length == 3'
      echo $?)
 ktap_result "a PROCEEDING for a connection already up changes nothing" "$ok" \
 	"state: $up; $(why 5001)"
@@ -112,7 +111,7 @@ at=$((give_up + proceed_max * arp_wait))
 ktap_result "$((proceed_max + 2)) PROCEEDINGs: timeout at the most, $at ms" \
 	"$(timed_out 5002 && gave_up_at 5002 $at; echo $?)" "$(why 5002)"
 ok=$(timed_out 5003 && gave_up_at 5003 "$give_up" &&
-     conn 5003 | jq -e '.sent | has("stray-cookie") and has("stray-id")' >/dev/null; echo $?)
+     conn 5003 | holds '.sent | has("stray-cookie") and has("stray-id")'; echo $?)
 ktap_result "PROCEEDINGs with another cookie or ID: ignored, timeout at $give_up ms" \
 	"$ok" "$(why 5003)"
 ktap_result "rtcd exited 0" "$([ -z "$bad_exits" ]; echo $?)" "exit status:$bad_exits"

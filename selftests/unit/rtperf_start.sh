@@ -29,9 +29,9 @@ rtperf_start "$dir" 127.0.0.1 5002 20 24 "$rtperf" >"$dir/fail"
 rc=$?
 wait $rx
 ktap_result "--start: both start at the file's time, every datagram sent" \
-	"$([ $rc = 0 ] && jq -se --argjson at "$at" \
-		'(map(.start_ns == $at and .first_ns == $at and .late_ns.mean <= .late_ns.max) |
-		  all) and .[0].sent == 20 and .[1].sent == 24' "$dir/s1.tx" "$dir/s2.tx" >/dev/null
+	"$([ $rc = 0 ] && holds -s '(map(.start_ns == $at and .first_ns == $at and
+		  .late_ns.mean <= .late_ns.max) | all) and .[0].sent == 20 and .[1].sent == 24' \
+		--argjson at "$at" "$dir/s1.tx" "$dir/s2.tx"
 	  echo $?)" "$(cat "$dir/fail" "$dir/s1.tx" "$dir/s2.tx")"
 ktap_result "-k 4: batches of four, one intended time each, every one arrived" \
 	"$(rtperf_batches "$dir/rx.csv" 24; echo $?)"
@@ -40,8 +40,8 @@ ktap_result "-k 4: batches of four, one intended time each, every one arrived" \
 # second send. One lateness, that of the departure that went.
 "$rtperf" send -j -r 1mbit -n 5 127.0.0.1 5003 >"$dir/s3" 2>"$dir/s3err"
 ktap_result "a refused sender fails after its first datagram" \
-	"$([ $? = 1 ] && grep -q refused "$dir/s3err" && jq -e '.sent == 1' "$dir/s3" >/dev/null; echo $?)" \
+	"$([ $? = 1 ] && grep -q refused "$dir/s3err" && holds '.sent == 1' "$dir/s3"; echo $?)" \
 	"$(cat "$dir/s3" "$dir/s3err")"
 ktap_result "its lateness is that one departure's: mean = max" \
-	"$(jq -e '.late_ns.mean == .late_ns.max' "$dir/s3" >/dev/null; echo $?)" "$(cat "$dir/s3")"
+	"$(holds '.late_ns.mean == .late_ns.max' "$dir/s3"; echo $?)" "$(cat "$dir/s3")"
 ktap_end

@@ -34,7 +34,7 @@ run() {
 	reqs=$(grep -v '^ready' "$dir/rtcd.out")
 }
 # info JQ: the JSON report's info satisfies JQ
-info() { jq -e ".info | $1" <<<"$out" >/dev/null 2>&1; }
+info() { holds ".info | $1" <<<"$out" 2>/dev/null; }
 
 ktap_begin 12
 
@@ -49,8 +49,8 @@ ktap_result "per-packet by default: half the burst beyond a frame for each, tole
 	"$(info '.pacing == "packet" and .tolerance == 3882 and .resolution_ns == 200000 and
 		.jitter_ns == 3788800'; echo $?)" "$out"
 ktap_result "the request carries no max_delay_ns when none is set" \
-	"$(jq -es '.[0] | .op == "open" and .burst == 6250 and has("max_delay_ns") == false' \
-		<<<"$reqs" >/dev/null; echo $?)" "$reqs"
+	"$(holds -s '.[0] | .op == "open" and .burst == 6250 and has("max_delay_ns") == false' \
+		<<<"$reqs"; echo $?)" "$reqs"
 ktap_result "-v prints the contract and the pacing" \
 	"$(grep -q 'contract rate 5Mbit/s burst 6250b max_pkt 1514, 1 hop, delay bound unknown' <<<"$err" &&
 	   grep -q 'pacing per-packet, resolution 200us, tolerance 3882b, jitter budget 3.789ms' <<<"$err"
@@ -63,17 +63,17 @@ ktap_result "newer rtcd: the granted burst and the bound reported" \
 	"$(info '.burst == 4000 and .delay_bound_ns == 2000000 and .hops == 3 and
 		.tolerance == 2757 and .jitter_ns == 1988800'; echo $?)" "$out"
 ktap_result "max_delay_ns sent to rtcd" \
-	"$(jq -es '.[0].max_delay_ns == 3000000' <<<"$reqs" >/dev/null; echo $?)" "$reqs"
+	"$(holds -s '.[0].max_delay_ns == 3000000' <<<"$reqs"; echo $?)" "$reqs"
 
 # A bound over the maximum, or none: refused, and the connection closed.
 run '{"delay_bound_ns": 2000000}' -- -d 1ms
 ktap_result "a bound over max_delay_ns: ETIME, the connection closed" \
 	"$([ $rc = 1 ] && grep -q 'delay bound, 2000000 ns, exceeds max_delay_ns (1000000) (Timer expired)' <<<"$err" &&
-	   jq -es '.[1] | .op == "close" and .id == "03:09"' <<<"$reqs" >/dev/null; echo $?)" "$err $reqs"
+	   holds -s '.[1] | .op == "close" and .id == "03:09"' <<<"$reqs"; echo $?)" "$err $reqs"
 run -- -d 1ms
 ktap_result "no bound and a max_delay_ns: ETIME, the connection closed" \
 	"$([ $rc = 1 ] && grep -q 'promises no delay bound.*(Timer expired)' <<<"$err" &&
-	   jq -es '.[1].op == "close"' <<<"$reqs" >/dev/null; echo $?)" "$err $reqs"
+	   holds -s '.[1].op == "close"' <<<"$reqs"; echo $?)" "$err $reqs"
 
 # rtcd's refusal for the delay: ETIME, with the hop.
 run '{"ok": false, "id": null, "proxy": null, "error": "delay", "hop": 2,
@@ -91,6 +91,6 @@ run -- -P tick
 ktap_result "tick mode: the paper's bucket, 20 ms of burst, as asked" \
 	"$(info '.pacing == "tick" and .burst == 12500 and .tolerance == 12500 and
 		.resolution_ns == 10000000 and .jitter_ns == 0'; echo $?)" "$out"
-ktap_result "tick mode: the frames sent" "$(jq -e '.sent == 3' <<<"$out" >/dev/null; echo $?)" "$out"
+ktap_result "tick mode: the frames sent" "$(holds '.sent == 3' <<<"$out"; echo $?)" "$out"
 
 ktap_end
