@@ -9,7 +9,10 @@
  * connection ends by its owner (close, exit, socket closed), by the switch
  * (TEARDOWN with F_REVERSE), or with rtcd (SIGTERM); the switch is told
  * with a TEARDOWN in every case but the second, since it may hold the
- * connection even if its ACCEPT was lost.
+ * connection even if its ACCEPT was lost. One whose path was lost (expired,
+ * a link down, refreshes unanswered) is "down", not ended: its owner holds
+ * a socket connected to its proxy IP, so rtcd sets it up again on the same
+ * ID for as long as the owner keeps it, backing off (conn_backoff()).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -59,10 +62,18 @@ static void timer_rearm(void)
 	rtcd.timer_at = at;
 }
 
-/* K's next deadline, MS from now. Fails only to queue K the first time. */
+/*
+ * K's next deadline, MS from now, or its claim deadline if sooner (taken
+ * back after a restart, unclaimed: conn_due() ends it then). Fails only to
+ * queue K the first time.
+ */
 static int due_in(struct rtcd_conn *k, uint64_t ms)
 {
-	if (deadline_set(&rtcd.timers, &k->due, now_ns() + ms * MS))
+	uint64_t at = now_ns() + ms * MS;
+
+	if (!k->owner && k->adopt_by && k->adopt_by < at)
+		at = k->adopt_by;
+	if (deadline_set(&rtcd.timers, &k->due, at))
 		return -1;
 	timer_rearm();
 	return 0;
@@ -112,7 +123,7 @@ static void conn_free(struct rtcd_conn *k, unsigned int reason)
 				id, ip, rnl_strerror(err));
 		}
 	}
-	if (k->state == CONN_UP)
+	if (k->state == CONN_UP || k->resetup)
 		state_forget(k->id);
 	idmap_free(&rtcd.ids, k->id);
 	rtcd.by_id[k->id] = NULL;
@@ -284,17 +295,70 @@ static void conn_resetup(struct rtcd_conn *k, const char *why)
 	if (k->owner)
 		client_event(k->owner, json_pack("{s:s, s:s, s:s}", "event", "down", "id", id,
 						 "error", why));
-	state_forget(k->id);
 	/* A switch restarted knows no host yet: it learns them from ARP. */
 	arp_announce(0);
 	k->state = CONN_PENDING;
 	k->resetup = true;
+	k->down_since = now_ns();
+	k->downs++;
+	k->down_error = why;
+	/* Down, but a restarted rtcd takes it back so, for its owner. */
+	state_save(k);
+	k->backoff_ms = 0;
 	k->cookie = new_cookie();
-	k->setup_start = now_ns();
+	k->setup_start = k->down_since;
 	k->proceeds = 0;
 	send_type(k, ETHEREAL_SIG_SETUP, 0);
 	if (due_in(k, RTCD_RETRANSMIT_MS))
 		conn_free(k, ETHEREAL_SIG_R_NO_MEMORY);
+}
+
+/*
+ * The reasons a lost path may come back from by itself (a switch restarted,
+ * a link back, bandwidth freed): a held connection is set up again after
+ * them. The others say the request or its owner ends it.
+ */
+static bool conn_reason_final(unsigned int reason)
+{
+	return reason == ETHEREAL_SIG_R_INVALID || reason == ETHEREAL_SIG_R_REQUESTED ||
+	       reason == ETHEREAL_SIG_R_REMOVED;
+}
+
+/*
+ * K is down and its first window of retransmits is past: the next SETUP
+ * after twice the last wait, from 1 s, up to its lifetime held within
+ * 0.5-30 s, each +-25% at random so that the hosts of a switch that
+ * restarted do not come back in step.
+ */
+static void conn_backoff(struct rtcd_conn *k)
+{
+	uint32_t cap = k->lifetime_ms, r;
+	uint64_t wait;
+
+	if (cap < RTCD_BACKOFF_MIN_MS)
+		cap = RTCD_BACKOFF_MIN_MS;
+	if (cap > RTCD_BACKOFF_MAX_MS)
+		cap = RTCD_BACKOFF_MAX_MS;
+	k->backoff_ms = k->backoff_ms ? 2 * k->backoff_ms : 2 * RTCD_RETRANSMIT_MS;
+	if (k->backoff_ms > cap)
+		k->backoff_ms = cap;
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+		r = (uint32_t)now_ns();
+	/* backoff x (0.75 + r / 2^33): a quarter either way */
+	wait = (uint64_t)k->backoff_ms * 3 / 4 + (((uint64_t)k->backoff_ms * r) >> 33);
+	due_in(k, wait);
+}
+
+/*
+ * K is down and refused for now, or its SETUP lost on the way: into the
+ * backoff, unless it is there already (its next SETUP is timed: a refusal
+ * of each would double the wait twice).
+ */
+static void conn_refused(struct rtcd_conn *k, const char *why)
+{
+	k->down_error = why;
+	if (!k->backoff_ms)
+		conn_backoff(k);
 }
 
 void conn_link_changed(bool up)
@@ -308,12 +372,18 @@ void conn_link_changed(bool up)
 						  "ifname", rtcd.ifname, "up", up));
 	if (!up)
 		return;
-	/* Back: whatever a switch lost answers this REFRESH with "expired". */
+	/*
+	 * Back: whatever a switch lost answers this REFRESH with "expired";
+	 * a connection down tries at once.
+	 */
 	LIST_FOREACH(k, &rtcd.conns, all) {
-		if (k->state != CONN_UP)
-			continue;
-		send_type(k, ETHEREAL_SIG_REFRESH, 0);
-		due_in(k, refresh_ms(k));
+		if (k->state == CONN_UP) {
+			send_type(k, ETHEREAL_SIG_REFRESH, 0);
+			due_in(k, refresh_ms(k));
+		} else if (k->resetup) {
+			/* One SETUP now; its schedule (and jitter) goes on. */
+			send_type(k, ETHEREAL_SIG_SETUP, 0);
+		}
 	}
 }
 
@@ -357,8 +427,11 @@ unsigned int conn_handover(void)
 
 	for (k = LIST_FIRST(&rtcd.conns); k; k = next) {
 		next = LIST_NEXT(k, all);
-		/* Pending, or its process gone: nothing for a new rtcd to give back. */
-		if (k->state != CONN_UP || (!k->owner && !k->adopt_by))
+		/*
+		 * A first setup, or its process gone: nothing for a new rtcd
+		 * to give back. Down is kept: its file says so.
+		 */
+		if ((k->state != CONN_UP && !k->resetup) || (!k->owner && !k->adopt_by))
 			continue;
 		conn_name(k, id);
 		log_debug("%s: left for the next rtcd", id);
@@ -396,6 +469,14 @@ void conn_take_back(struct rtcd_conn_list *saved)
 		}
 		k->neigh = true;
 		k->state = CONN_UP;
+		if (k->resetup) {
+			/* Down when the last rtcd stopped: set up again, a first window anew. */
+			k->state = CONN_PENDING;
+			k->down_since = now_ns();
+			k->down_error = "rtcd-restarted";
+			k->cookie = new_cookie();
+			k->setup_start = k->down_since;
+		}
 		memset(&cr, 0, sizeof(cr));
 		cr.uid = k->uid;
 		cr.gid = (gid_t)-1;
@@ -406,13 +487,14 @@ void conn_take_back(struct rtcd_conn_list *saved)
 		LIST_INSERT_HEAD(&rtcd.conns, k, all);
 		state_save(k);
 		/* How long the switches went unrefreshed is unknown: at once. */
-		send_type(k, ETHEREAL_SIG_REFRESH, 0);
-		if (due_in(k, refresh_ms(k) < RTCD_ADOPT_MS ? refresh_ms(k) : RTCD_ADOPT_MS)) {
+		send_type(k, k->resetup ? ETHEREAL_SIG_SETUP : ETHEREAL_SIG_REFRESH, 0);
+		if (due_in(k, k->resetup ? RTCD_RETRANSMIT_MS : refresh_ms(k))) {
 			conn_free(k, ETHEREAL_SIG_R_NO_MEMORY);
 			continue;
 		}
-		log_msg("%s: taken back from the last rtcd, proxy %s: pid %d has %d ms "
-			"to claim it", id, ip, (int)k->pid, RTCD_ADOPT_MS);
+		log_msg("%s: taken back from the last rtcd%s, proxy %s: pid %d has %d ms "
+			"to claim it", id, k->resetup ? " (down: setting it up again)" : "", ip,
+			(int)k->pid, RTCD_ADOPT_MS);
 	}
 }
 
@@ -473,6 +555,10 @@ void conn_adopt(struct rtcd_client *c, uint16_t id)
 	LIST_INSERT_HEAD(&c->conns, k, owned);
 	log_msg("%s: claimed by pid %d", s, (int)c->pid);
 	client_reply(c, conn_up_reply(k));
+	/* Its path lost meanwhile, or before the restart: its owner must know. */
+	if (k->resetup)
+		client_event(c, json_pack("{s:s, s:s, s:s}", "event", "down", "id", s, "error",
+					  k->down_error ? k->down_error : "unknown"));
 }
 
 void conn_teardown_all(void)
@@ -526,6 +612,19 @@ static void conn_due(struct rtcd_conn *k)
 		due_in(k, next);
 		return;
 	}
+	if (k->resetup && k->adopt_by && !k->owner && now_ns() >= k->adopt_by) {
+		log_msg("%s: down, and not taken back by pid %d within %d ms of the restart: "
+			"tearing down", id, (int)k->pid, RTCD_ADOPT_MS);
+		conn_free(k, ETHEREAL_SIG_R_REQUESTED);
+		return;
+	}
+	if (k->backoff_ms) {
+		log_debug("%s: down: setup again", id);
+		arp_announce(1000);
+		send_type(k, ETHEREAL_SIG_SETUP, 0);
+		conn_backoff(k);
+		return;
+	}
 	elapsed = (now_ns() - k->setup_start) / MS;
 	/* Each switch on the path that waits for ARP said so (PROCEEDING). */
 	give_up = RTCD_GIVE_UP_MS + (uint64_t)k->proceeds * ETHEREAL_SIG_ARP_WAIT_MS;
@@ -536,6 +635,14 @@ static void conn_due(struct rtcd_conn *k)
 	 */
 	if (k->resetup)
 		give_up += k->lifetime_ms;
+	if (elapsed >= give_up && k->resetup) {
+		/* Its owner holds it: not given up, tried less often from now. */
+		log_msg("%s: down: no answer from the switch in %llu ms, backing off", id,
+			(unsigned long long)give_up);
+		send_type(k, ETHEREAL_SIG_SETUP, 0);
+		conn_backoff(k);
+		return;
+	}
 	if (elapsed >= give_up) {
 		log_msg("%s: no answer from the switch in %llu ms", id,
 			(unsigned long long)give_up);
@@ -641,11 +748,13 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	k->unacked = 0;
 	err = rnl_neigh_add(htonl(prefix_proxy(&rtcd.prefix, k->id)), k->id);
 	if (err) {
-		log_msg("%s: cannot add the neighbour entry of %s: %s", id, ip,
-			rnl_strerror(err));
-		client_reply(k->owner, rtcd_error_reply("no-memory",
-				"cannot add the neighbour entry of %s: %s", ip,
-				rnl_strerror(err)));
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "cannot add the neighbour entry of %s: %s", ip,
+			 rnl_strerror(err));
+		log_msg("%s: %s", id, msg);
+		/* An answer if its owner waits, an event if it holds it (set up again) */
+		conn_tell(k, "no-memory", msg);
 		conn_free(k, ETHEREAL_SIG_R_NO_MEMORY);
 		return;
 	}
@@ -653,16 +762,31 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	k->state = CONN_UP;
 	state_save(k);
 	due_in(k, refresh_ms(k));
-	log_msg("%s: up%s, proxy %s, %u hops, lifetime %u ms, burst %u, delay bound %.3f ms, pid %d",
-		id, k->resetup ? " again" : "", ip, k->hops, k->lifetime_ms, k->tol,
-		k->delay_bound / 1e6, (int)k->pid);
 	if (k->resetup) {
-		/* Its owner is not waiting for an answer: an event. */
+		uint64_t down_ms = (now_ns() - k->down_since) / MS;
+
+		log_msg("%s: up again after %llu ms down, proxy %s, %u hops, lifetime %u ms, "
+			"burst %u, delay bound %.3f ms, pid %d", id, (unsigned long long)down_ms,
+			ip, k->hops, k->lifetime_ms, k->tol, k->delay_bound / 1e6, (int)k->pid);
+		/* Its owner is not waiting for an answer: an event, with the new contract. */
 		k->resetup = false;
-		if (k->owner)
-			client_event(k->owner, json_pack("{s:s, s:s}", "event", "up", "id", id));
+		k->down_since = 0;
+		k->backoff_ms = 0;
+		k->down_error = NULL;
+		if (k->owner) {
+			json_t *ev = json_pack("{s:s, s:s, s:I}", "event", "up", "id", id,
+					       "down_ms", (json_int_t)down_ms);
+
+			if (ev && conn_contract_json(ev, k)) {
+				json_decref(ev);
+				ev = NULL;
+			}
+			client_event(k->owner, ev);
+		}
 		return;
 	}
+	log_msg("%s: up, proxy %s, %u hops, lifetime %u ms, burst %u, delay bound %.3f ms, pid %d",
+		id, ip, k->hops, k->lifetime_ms, k->tol, k->delay_bound / 1e6, (int)k->pid);
 	client_reply(k->owner, conn_up_reply(k));
 	client_done(k->owner);
 }
@@ -693,6 +817,11 @@ static void on_reject(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	if (m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOP))
 		snprintf(hop, sizeof(hop), " (switch %u)", m->hop);
 	log_msg("%s: rejected: %s%s", id, name, hop);
+	/* Down, and refused for now (bandwidth taken, receiver unknown): later. */
+	if (k->resetup && !conn_reason_final(m->reason)) {
+		conn_refused(k, name);
+		return;
+	}
 	if (k->resetup)
 		conn_tell(k, name, ethereal_sig_reason_text(m->reason));
 	else if (k->owner) {
@@ -766,6 +895,11 @@ void conn_on_msg(const struct ethereal_sig_msg *m)
 			conn_resetup(k, name);
 			break;
 		}
+		/* Down, and its new setup lost on the way: later. */
+		if (k->resetup && !conn_reason_final(m->reason)) {
+			conn_refused(k, name);
+			break;
+		}
 		conn_tell(k, name, ethereal_sig_reason_text(m->reason));
 		conn_free(k, 0);
 		break;
@@ -792,10 +926,19 @@ void conn_policy_changed(void)
 	}
 }
 
+/* up; down: its path lost, set up again; pending: a first setup. */
+static const char *conn_state_name(const struct rtcd_conn *k)
+{
+	if (k->state == CONN_UP)
+		return "up";
+	return k->resetup ? "down" : "pending";
+}
+
 json_t *conn_status(uid_t viewer)
 {
 	json_t *a = json_array(), *o;
 	char id[8], ip[INET_ADDRSTRLEN], daddr[INET_ADDRSTRLEN];
+	uint64_t now = now_ns();
 	unsigned int i;
 
 	if (!a)
@@ -809,7 +952,7 @@ json_t *conn_status(uid_t viewer)
 		proxy_str(k->id, ip);
 		format_ip(k->daddr, daddr);
 		o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:s}",
-			      "id", id, "state", k->state == CONN_UP ? "up" : "pending",
+			      "id", id, "state", conn_state_name(k),
 			      "rate", (json_int_t)k->rate, "burst", (json_int_t)k->burst,
 			      "max_pkt", (json_int_t)k->max_pkt, "proxy", ip);
 		/* Where other users' connections go is theirs to know. */
@@ -822,6 +965,16 @@ json_t *conn_status(uid_t viewer)
 			o = NULL;
 		}
 		if (o && k->state == CONN_UP && conn_contract_json(o, k)) {
+			json_decref(o);
+			o = NULL;
+		}
+		/* How long its path has been lost and why, and how often it was. */
+		if (o && ((k->resetup &&
+			   (json_object_set_new(o, "down_ms",
+						json_integer((json_int_t)((now - k->down_since) / MS))) ||
+			    json_object_set_new(o, "error",
+						json_string(k->down_error ? k->down_error : "unknown")))) ||
+			  (k->downs && json_object_set_new(o, "downs", json_integer(k->downs))))) {
 			json_decref(o);
 			o = NULL;
 		}

@@ -32,6 +32,14 @@
 #define RTCD_ADOPT_MS		10000	/* a restart's orphans wait this for their process */
 #define RTCD_UNACKED_MAX	3	/* refreshes unacked (a lifetime): set up again */
 /*
+ * A held connection whose path was lost is set up again until it is up or
+ * its owner lets it go: past the first window of retransmits (3 s and a
+ * lifetime) the wait between SETUPs doubles from 1 s, +-25% at random, up
+ * to the path's lifetime held within these bounds.
+ */
+#define RTCD_BACKOFF_MIN_MS	500
+#define RTCD_BACKOFF_MAX_MS	30000
+/*
  * A client socket's send buffer: room for a status of thousands of
  * connections (some 200 bytes each) in the one message SEQPACKET allows.
  */
@@ -236,7 +244,11 @@ struct rtcd_conn {
 	uint8_t hops;
 	bool neigh;			/* its proxy neighbour entry is installed */
 	uint64_t adopt_by;		/* ns: a restart's, unclaimed until then; else 0 */
-	bool resetup;			/* pending again: the switch lost it */
+	bool resetup;			/* down: pending again, the path lost it */
+	uint64_t down_since;		/* ns, CLOCK_MONOTONIC: when, if resetup */
+	uint32_t backoff_ms;		/* between SETUPs once the first window is past; 0: in it */
+	unsigned int downs;		/* times its path was lost */
+	const char *down_error;		/* why, or the last refusal since (static) */
 	bool acks;			/* its first switch acks refreshes (ACCEPT's FEATURES) */
 	unsigned int unacked;		/* refreshes since the last ack */
 };

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a restarted rtcd takes back: a file per connection that is up, in
+ * What a restarted rtcd takes back: a file per connection that is up or
+ * down (its path lost, being set up again for its owner), in
  * /run/rtcd/IFNAME.state/ (beside the socket), written when the switch
- * accepts it and removed when it ends, so that a crash leaves the truth
- * too. A file costs one write and one unlink a connection, whatever their
+ * accepts it or it goes down, and removed when it ends, so that a crash
+ * leaves the truth too. A file costs one write and one unlink a connection, whatever their
  * number; tmpfs keeps it until reboot, when nothing is left to take back.
  *
  * A new rtcd keeps the connections of these files whose process is still
@@ -68,13 +69,14 @@ void state_save(const struct rtcd_conn *k)
 	if (!dir || file_of(k->id, path, sizeof(path)))
 		return;
 	format_ip(k->daddr, daddr);
-	o = json_pack("{s:i, s:I, s:s, s:i, s:I, s:I, s:I, s:I, s:i, s:I, s:i, s:I, s:I}",
+	o = json_pack("{s:i, s:I, s:s, s:i, s:I, s:I, s:I, s:I, s:i, s:I, s:i, s:I, s:I, s:b, s:i}",
 		      "id", (int)k->id, "cookie", (json_int_t)k->cookie, "daddr", daddr,
 		      "dport", (int)k->dport, "rate", (json_int_t)k->rate,
 		      "burst", (json_int_t)k->burst, "max_pkt", (json_int_t)k->max_pkt,
 		      "uid", (json_int_t)k->uid, "pid", (int)k->pid,
 		      "lifetime_ms", (json_int_t)k->lifetime_ms, "hops", (int)k->hops,
-		      "tol", (json_int_t)k->tol, "delay_bound_ns", (json_int_t)k->delay_bound);
+		      "tol", (json_int_t)k->tol, "delay_bound_ns", (json_int_t)k->delay_bound,
+		      "down", k->resetup, "downs", (int)k->downs);
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	/* Whole or absent: a crash mid-write must not leave half a file. */
 	err = !o || json_dump_file(o, tmp, JSON_COMPACT) || rename(tmp, path);
@@ -99,6 +101,8 @@ static struct rtcd_conn *load_one(const char *path)
 {
 	json_int_t id, cookie, dport, rate, burst, max_pkt, uid, pid, lifetime, hops;
 	json_int_t tol = 0, bound = 0;	/* absent: saved before delay bounds */
+	json_int_t downs = 0;		/* absent, and down: saved before down */
+	int down = 0;
 	struct rtcd_conn *k = NULL;
 	json_error_t jerr;
 	const char *daddr;
@@ -106,12 +110,13 @@ static struct rtcd_conn *load_one(const char *path)
 	json_t *o;
 
 	o = json_load_file(path, 0, &jerr);
-	if (!o || json_unpack(o, "{s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s?I, s?I}",
+	if (!o || json_unpack(o, "{s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s?I, s?I, "
+			      "s?b, s?I}",
 			      "id", &id, "cookie", &cookie, "daddr", &daddr, "dport", &dport,
 			      "rate", &rate, "burst", &burst, "max_pkt", &max_pkt, "uid", &uid,
 			      "pid", &pid, "lifetime_ms", &lifetime, "hops", &hops,
-			      "tol", &tol, "delay_bound_ns", &bound) ||
-	    tol < 0 || tol > UINT32_MAX || bound < 0 ||
+			      "tol", &tol, "delay_bound_ns", &bound, "down", &down, "downs", &downs) ||
+	    downs < 0 || downs > UINT32_MAX || tol < 0 || tol > UINT32_MAX || bound < 0 ||
 	    id < ETHEREAL_ID_MIN || id > ETHEREAL_ID_MAX || cookie < 0 || cookie > UINT32_MAX ||
 	    dport < 1 || dport > 65535 || rate < 1 || burst < 1 || burst > UINT32_MAX ||
 	    max_pkt < 1 || max_pkt > UINT32_MAX || uid < 0 || uid > UINT32_MAX ||
@@ -139,6 +144,9 @@ static struct rtcd_conn *load_one(const char *path)
 	k->hops = (uint8_t)hops;
 	k->tol = (uint32_t)tol;
 	k->delay_bound = (uint64_t)bound;
+	/* Down: its path lost, being set up again (conn_take_back()). */
+	k->resetup = down;
+	k->downs = (unsigned int)downs;
 out:
 	json_decref(o);
 	return k;

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,11 +87,33 @@ static void json_info(const struct rttr *r)
 		printf("null");
 	printf(",\"pacing\":\"%s\",\"tolerance\":%llu,\"resolution_ns\":%llu,"
 	       "\"jitter_ns\":%llu,\"send_max_ns\":%llu,\"late_max_ns\":%llu,"
-	       "\"unused_ns\":%llu}",
+	       "\"unused_ns\":%llu,\"path\":\"%s\",\"downs\":%u,\"down_ns\":%llu}",
 	       in.pacing == RTTR_PACING_TICK ? "tick" : "packet",
 	       (unsigned long long)in.tolerance, (unsigned long long)in.resolution_ns,
 	       (unsigned long long)in.jitter_ns, (unsigned long long)in.send_max_ns,
-	       (unsigned long long)in.late_max_ns, (unsigned long long)in.unused_ns);
+	       (unsigned long long)in.late_max_ns, (unsigned long long)in.unused_ns,
+	       in.path_state == RTTR_PATH_DOWN ? "down" : "up", in.downs,
+	       (unsigned long long)in.down_ns);
+}
+
+/* -v: the path lost and back, as rtcd tells it (a poll a frame: -v only). */
+static void tell_path(struct rttr *r)
+{
+	static bool was_down;
+	struct rttr_info in;
+	char t[32];
+	bool down;
+
+	down = rttr_update(r) && errno == ENETDOWN;
+	if (down == was_down)
+		return;
+	was_down = down;
+	if (down) {
+		fprintf(stderr, "rttr-send: path down: rtcd sets it up again\n");
+	} else if (!rttr_info(r, &in)) {
+		format_time(in.down_ns, t, sizeof(t));
+		fprintf(stderr, "rttr-send: path up again (down %s in all)\n", t);
+	}
 }
 
 int main(int argc, char **argv)
@@ -225,6 +248,8 @@ int main(int argc, char **argv)
 		}
 		sent++;
 		t1 = now_ns();
+		if (verbose)
+			tell_path(r);
 	}
 
 	dt = (t1 - t0) / 1e9;

@@ -46,6 +46,22 @@ _Static_assert(offsetof(struct rttr_qos, max_delay_ns) ==
 	       offsetof(struct rttr_qos_0, reserved[2]),
 	       "struct rttr_qos's new fields are not where reserved[] was");
 
+struct rttr_info_1 {
+	uint64_t rate, burst;
+	uint32_t max_pkt, hops;
+	uint64_t delay_bound_ns;
+	uint32_t pacing, pad;
+	uint64_t tolerance, resolution_ns, jitter_ns, send_max_ns, late_max_ns, unused_ns;
+	uint64_t reserved[5];
+};
+_Static_assert(sizeof(struct rttr_info) == sizeof(struct rttr_info_1),
+	       "struct rttr_info changed size");
+_Static_assert(offsetof(struct rttr_info, path_state) ==
+	       offsetof(struct rttr_info_1, reserved) &&
+	       offsetof(struct rttr_info, reserved) ==
+	       offsetof(struct rttr_info_1, reserved[2]),
+	       "struct rttr_info's new fields are not where reserved[] was");
+
 static __thread char last_error[512];
 
 const char *rttr_error(void)
@@ -263,6 +279,53 @@ static void readopt(struct rttr *r)
 	r->adopting = fd;
 }
 
+/*
+ * What rtcd says unasked: only a teardown ends R; "down" while rtcd sets
+ * the connection up again on its ID (its datagrams dropped at the first
+ * switch meanwhile), "up" with the contract of the path it got.
+ */
+static void on_event(struct rttr *r, json_t *msg)
+{
+	const char *ev = json_string_value(json_object_get(msg, "event"));
+	struct rttr c;
+	json_int_t hops;
+	uint64_t now;
+
+	if (!ev)
+		return;
+	if (!strcmp(ev, "teardown")) {
+		reply_error(msg, "connection torn down");
+		r->dead = true;
+	} else if (!strcmp(ev, "down") && !r->down) {
+		r->down = true;
+		r->down_since = now_ns();
+		r->downs++;
+	} else if (!strcmp(ev, "up")) {
+		/* up also unseen down (gone and back between two looks, or before a claim) */
+		if (r->down) {
+			now = now_ns();
+			r->down = false;
+			r->down_total += now - r->down_since;
+		}
+		hops = json_integer_value(json_object_get(msg, "hops"));
+		if (hops > 0 && hops < 256)
+			r->hops = (uint32_t)hops;
+		/*
+		 * The new path's bound and policing (a smaller burst: a
+		 * tighter tolerance for the pacer); a contract that makes no
+		 * sense leaves the old one.
+		 */
+		c = *r;
+		c.delay_bound = 0;	/* rtcd leaves a path's none out */
+		if (!reply_contract(msg, &c) && c.rate == r->rate && c.max_pkt == r->max_pkt) {
+			r->delay_bound = c.delay_bound;
+			r->burst = c.burst;
+			if (r->pacing == RTTR_PACING_PACKET)
+				r->pacer.tol = rttr_pacer_tolerance(r->burst, r->max_pkt);
+		}
+	}
+}
+
 bool rttr_ctl_alive(struct rttr *r)
 {
 	struct pollfd pfd = { .fd = r->ctl, .events = POLLIN };
@@ -285,12 +348,7 @@ bool rttr_ctl_alive(struct rttr *r)
 			r->retry_at = r->lost_at;
 			break;
 		}
-		/* events rtcd sends unasked: only a teardown ends R */
-		if (json_is_string(json_object_get(msg, "event")) &&
-		    !strcmp(json_string_value(json_object_get(msg, "event")), "teardown")) {
-			reply_error(msg, "connection torn down");
-			r->dead = true;
-		}
+		on_event(r, msg);
 		json_decref(msg);
 	}
 	return !r->dead;
@@ -607,9 +665,31 @@ int rttr_info(const struct rttr *r, struct rttr_info *info)
 		jitter = (unsigned __int128)(r->burst - info->tolerance) * 8000000000ULL / r->rate;
 		info->jitter_ns = jitter > UINT64_MAX ? UINT64_MAX : (uint64_t)jitter;
 	}
+	info->path_state = r->down ? RTTR_PATH_DOWN : RTTR_PATH_UP;
+	info->downs = r->downs;
+	info->down_ns = r->down_total + (r->down ? now_ns() - r->down_since : 0);
 	info->send_max_ns = r->send_max;
 	info->late_max_ns = r->late_max;
 	if (r->pacing == RTTR_PACING_PACKET)
 		info->unused_ns = r->pacer.unused;
+	return 0;
+}
+
+int rttr_update(struct rttr *r)
+{
+	if (!r) {
+		rttr_set_error("rttr_update: NULL argument");
+		errno = EINVAL;
+		return -1;
+	}
+	if (!rttr_ctl_alive(r)) {
+		errno = ECONNRESET;
+		return -1;
+	}
+	if (r->down) {
+		rttr_set_error("the connection's path is down: rtcd is setting it up again");
+		errno = ENETDOWN;
+		return -1;
+	}
 	return 0;
 }

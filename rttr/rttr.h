@@ -99,8 +99,20 @@ struct rttr_info {
 	uint64_t unused_ns;	/* so far, per-packet: how long the rate went
 				 * unused beyond what the tolerance catches
 				 * up, the application idle or the host late */
-	uint64_t reserved[5];	/* zero */
+	/* since LIBRTTR_0.2, in what were reserved slots (the layout is kept) */
+	uint32_t path_state;	/* RTTR_PATH_UP (0) or RTTR_PATH_DOWN, as of
+				 * the last rttr_send() or rttr_update() */
+	uint32_t downs;		/* so far: times the path was lost */
+	uint64_t down_ns;	/* so far: how long the path was down */
+	uint64_t reserved[3];	/* zero */
 };
+
+/* struct rttr_info's path_state. */
+#define RTTR_PATH_UP 0		/* set up: its datagrams forwarded as reserved */
+#define RTTR_PATH_DOWN 1	/* lost (a switch restarted, a link down):
+				 * rtcd sets it up again on the same ID and
+				 * proxy IP; its datagrams are dropped at the
+				 * first switch until then */
 
 struct rttr;
 
@@ -147,6 +159,16 @@ RTTR_API uint64_t rttr_next_tick(const struct rttr *r);
 
 /* Fills INFO (all of it, zeroing what it does not know). 0, or -1 and EINVAL. */
 RTTR_API int rttr_info(const struct rttr *r, struct rttr_info *info);
+
+/*
+ * Reads what rtcd said of the connection without blocking, as rttr_send()
+ * does, for a sender idle a while or one that wants to know before it
+ * sends: 0 while its path is up; -1 with errno ENETDOWN while it is down
+ * (rtcd sets it up again; rttr_send() goes on working), ECONNRESET once
+ * it is torn down (rttr_error() says why), EINVAL for a NULL R. Since
+ * LIBRTTR_0.2.
+ */
+RTTR_API int rttr_update(struct rttr *r);
 
 /* Tears the connection down (tells rtcd) and frees R. NULL is allowed. */
 RTTR_API void rttr_close(struct rttr *r);

@@ -26,6 +26,10 @@ struct rttr {
 	uint64_t lost_at;	/* now_ns() when rtcd went away; 0: it is there */
 	uint64_t retry_at;	/* the next attempt to be taken back */
 	bool dead;		/* torn down by the network or rtcd gone */
+	bool down;		/* its path lost: rtcd sets it up again */
+	uint32_t downs;		/* times its path was lost */
+	uint64_t down_since;	/* now_ns() when it went down, if down */
+	uint64_t down_total;	/* ns down, the current time not counted */
 	uint32_t pacing;	/* RTTR_PACING_* */
 	uint32_t max_pkt;	/* the contract: max_pkt, rate, burst */
 	uint64_t rate;
@@ -49,8 +53,9 @@ void rttr_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Reads what rtcd sent unasked, without blocking: a teardown notice or
- * rtcd closing the socket marks R dead (and sets the error text). Returns
- * false once R is dead.
+ * rtcd closing the socket marks R dead (and sets the error text); "down"
+ * and "up" mark its path lost and back (with the new path's contract).
+ * Returns false once R is dead.
  */
 bool rttr_ctl_alive(struct rttr *r);
 

@@ -9,6 +9,14 @@
 #   cli ARGS...          rtcd's command line against it
 #   hold_open WHO ARGS   an open held in the background, as WHO ("" root)
 #   wait_conn DPORT      until a connection to DPORT is in the status
+#   define NAME FILE     the number FILE #defines NAME to: a constant as built
+#   use_rttr             librttr's sender, $send (the test skipped when it
+#                        is not built)
+#   fake_switch PLAN...  fake_switch.py on eth0p, until it listens: its
+#                        output in $sw_out, its pid $sw
+#   open_held SECS DPORT...  for each DPORT, rtcd's open to 10.0.0.2:DPORT,
+#                        1mbit, held in the background (SECS at most): its
+#                        output in ${out[DPORT]}, its pid ${opener[DPORT]}
 #
 # $dir (removed at exit) holds $sock, $conf and rtcd's stderr, $log.
 
@@ -62,6 +70,30 @@ hold_open() {
 	local who=$1
 	shift
 	$who "$rtcd" -i eth0 -S "$sock" open "$@" >/dev/null 2>&1 &
+}
+define() { sed -n "s/^#define $1[[:space:]]\+\([0-9]\+\).*/\1/p" "$2"; }
+use_rttr() {
+	send=$top/rttr/rttr-send
+	[ -x "$send" ] || ktap_skip_all "rttr-send not built (make userspace)"
+	export LD_LIBRARY_PATH=$top/rttr
+}
+sw_out=$dir/switch.out
+fake_switch() {
+	/usr/bin/python3 "$top/selftests/unit/fake_switch.py" eth0p "$@" >"$sw_out" 2>&1 &
+	sw=$!
+	wait_line "$sw_out" listening $sw
+}
+declare -A out opener
+open_held() { # SECS DPORT...
+	local secs=$1 p
+	shift
+	for p; do
+		out[$p]=$dir/open.$p
+		# A client that never hears from rtcd must not hang the test.
+		timeout "$secs" "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 "$p" 1mbit \
+			>"${out[$p]}" 2>&1 &
+		opener[$p]=$!
+	done
 }
 # Until a connection to DPORT is there (root sees every one).
 wait_conn() { # DPORT

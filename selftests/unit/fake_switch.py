@@ -2,24 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 """A first switch, faked on the host's veth peer, for rtcd's native tests.
 
-  fake_switch.py IFNAME DPORT=ACTION[,ACTION...] ...
+  fake_switch.py IFNAME [lifetime=MS] DPORT[.N]=ACTION[,ACTION...] ...
 
 Takes what rtcd sends to the control MAC (FF:FF:FF:FF:00:01) on IFNAME, from
 a packet socket, and answers each connection as its SETUP's DPORT says,
-ACTION being NAME[*COUNT]@MS, MS after the first SETUP of the connection
-(its ID and cookie):
+ACTION being NAME[:LIFETIME][*COUNT]@MS, MS after the first SETUP of the connection
+(its ID and cookie); DPORT.N is the Nth connection to DPORT (a connection
+rtcd sets up again takes a new cookie), DPORT alone the first:
 
   proceeding     PROCEEDING, with HOP 1, 2... (a wait for ARP downstream)
   stray-cookie   PROCEEDING with the connection's ID and another cookie
   stray-id       PROCEEDING with the cookie and an ID that rtcd never uses
-  accept         ACCEPT (LIFETIME 30000, HOPS 1)
+  accept         ACCEPT (LIFETIME: :LIFETIME, else lifetime=, else 30000
+                 ms; HOPS 1)
+  expire         TEARDOWN F_REVERSE, reason expired (the path lost it)
+  reject         REJECT, reason bandwidth (for now: the network may free it)
+  reject-each    the same, and to every SETUP of the connection after it
+  reject-invalid REJECT, reason invalid (for good)
 
 A retransmitted SETUP is counted, not answered, as by a switch still
 waiting. Prints "listening", then one JSON object per connection once rtcd
-tears it down: {"dport", "id", "setups", "teardown_ms", "reason", "sent":
-{NAME: [MS...]}}, every MS counted from the first SETUP, and the SETUP and
-TEARDOWN timed by the kernel as they reached IFNAME (SO_TIMESTAMPNS), not by
-this program. The wire format is written again here (Documentation/
+tears it down: {"dport", "n", "id", "setups", "setup_ms", "teardown_ms",
+"reason", "sent": {NAME: [MS...]}}, every MS counted from the first SETUP,
+and the SETUPs and TEARDOWN timed by the kernel as they reached IFNAME
+(SO_TIMESTAMPNS), not by this program. The wire format is written again here (Documentation/
 signaling.md), on purpose: not kmod/sigmsg.c checked against itself.
 """
 import heapq
@@ -34,10 +40,13 @@ PACKET_OUTGOING = 4
 SO_TIMESTAMPNS = 35  # asm-generic/socket.h; Python has no name for it
 SIG_PORT = 4242
 CTL_MAC = bytes.fromhex("ffffffff0001")
-SETUP, ACCEPT, TEARDOWN, PROCEEDING = 1, 2, 4, 7
+SETUP, ACCEPT, REJECT, TEARDOWN, PROCEEDING = 1, 2, 3, 4, 7
 A_DPORT, A_REASON, A_HOP, A_LIFETIME, A_HOPS = 2, 6, 7, 8, 9
+F_REVERSE = 1
+R_BANDWIDTH, R_INVALID, R_EXPIRED = 1, 7, 10
 STRAY_ID = 0xfffe  # ETHEREAL_ID_MAX: rtcd hands IDs out from 00:0b up
-ACTIONS = ("proceeding", "stray-cookie", "stray-id", "accept")
+ACTIONS = ("proceeding", "stray-cookie", "stray-id", "accept", "expire",
+           "reject", "reject-each", "reject-invalid")
 
 
 def attrs(msg):
@@ -59,8 +68,8 @@ def attr(atype, fmt, value):
     return a + b"\0" * (-len(a) % 4)
 
 
-def message(mtype, conn_id, cookie, body=b""):
-    return struct.pack("!BBHHHI", 1, mtype, 12 + len(body), conn_id, 0,
+def message(mtype, conn_id, cookie, body=b"", flags=0):
+    return struct.pack("!BBHHHI", 1, mtype, 12 + len(body), conn_id, flags,
                        cookie) + body
 
 
@@ -72,10 +81,12 @@ def checksum(b):
 
 
 class Switch:
-    def __init__(self, ifname, plans):
+    def __init__(self, ifname, plans, lifetime):
         self.plans = plans
+        self.lifetime = lifetime
+        self.nth = {}  # DPORT: connections to it so far
         self.conns = {}  # (id, cookie): its record
-        self.due = []  # (time, seq, conn key, action)
+        self.due = []  # (time, seq, conn key, action, its argument)
         self.seq = 0
         self.sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                                   socket.htons(ETH_P_IP))
@@ -94,7 +105,7 @@ class Switch:
         self.sock.send(mac + self.mac + struct.pack("!H", ETH_P_IP) + hdr +
                        udp)
 
-    def act(self, key, name):
+    def act(self, key, name, arg=None):
         c = self.conns[key]
         conn_id, cookie = key
         if name == "proceeding":
@@ -106,9 +117,19 @@ class Switch:
                           attr(A_HOP, "B", 1))
         elif name == "stray-id":
             msg = message(PROCEEDING, STRAY_ID, cookie, attr(A_HOP, "B", 1))
-        else:
+        elif name == "accept":
             msg = message(ACCEPT, conn_id, cookie,
-                          attr(A_LIFETIME, "I", 30000) + attr(A_HOPS, "B", 1))
+                          attr(A_LIFETIME, "I", arg or self.lifetime) +
+                          attr(A_HOPS, "B", 1))
+        elif name == "expire":
+            msg = message(TEARDOWN, conn_id, cookie,
+                          attr(A_REASON, "H", R_EXPIRED), F_REVERSE)
+        else:
+            reason = R_INVALID if name == "reject-invalid" else R_BANDWIDTH
+            msg = message(REJECT, conn_id, cookie, attr(A_REASON, "H", reason))
+            if name == "reject-each":
+                c["reject_each"] = True
+                name = "reject"
         self.send(msg)
         c["sent"].setdefault(name, []).append(
             round((time.time() - c["t0"]) * 1000, 1))
@@ -117,15 +138,21 @@ class Switch:
         c = self.conns.get(key)
         if c:
             c["setups"] += 1
+            c["setup_ms"].append(round((t - c["t0"]) * 1000, 1))
+            if c.get("reject_each"):
+                self.act(key, "reject")
             return
         dport = struct.unpack("!H", attrs(msg).get(A_DPORT, b"\0\0"))[0]
-        self.conns[key] = {"dport": dport,
+        n = self.nth[dport] = self.nth.get(dport, 0) + 1
+        self.conns[key] = {"dport": dport, "n": n,
                            "id": "%02x:%02x" % divmod(key[0], 256),
-                           "setups": 1, "t0": t, "hop": 0, "sent": {}}
-        for name, count, ms in self.plans.get(dport, []):
+                           "setups": 1, "setup_ms": [0.0], "t0": t, "hop": 0,
+                           "sent": {}}
+        for name, arg, count, ms in self.plans.get((dport, n), []):
             for _ in range(count):
                 self.seq += 1
-                heapq.heappush(self.due, (t + ms / 1000, self.seq, key, name))
+                heapq.heappush(self.due,
+                               (t + ms / 1000, self.seq, key, name, arg))
 
     def on_teardown(self, key, msg, t):
         c = self.conns.pop(key, None)
@@ -168,8 +195,8 @@ class Switch:
         while True:
             now = time.time()
             while self.due and self.due[0][0] <= now:
-                _, _, key, name = heapq.heappop(self.due)
-                self.act(key, name)
+                _, _, key, name, arg = heapq.heappop(self.due)
+                self.act(key, name, arg)
             wait = self.due[0][0] - now if self.due else None
             self.sock.settimeout(wait)
             try:
@@ -180,16 +207,22 @@ class Switch:
 
 def main(argv):
     plans = {}
+    lifetime = 30000
     for arg in argv[2:]:
         dport, actions = arg.split("=")
+        if dport == "lifetime":
+            lifetime = int(actions)
+            continue
+        dport, _, n = dport.partition(".")
         for a in actions.split(","):
             what, ms = a.split("@")
-            name, _, count = what.partition("*")
+            what, _, count = what.partition("*")
+            name, _, arg = what.partition(":")
             if name not in ACTIONS:
                 sys.exit("fake_switch.py: unknown action '%s'" % name)
-            plans.setdefault(int(dport), []).append(
-                (name, int(count or 1), float(ms)))
-    Switch(argv[1], plans).run()
+            plans.setdefault((int(dport), int(n or 1)), []).append(
+                (name, int(arg) if arg else None, int(count or 1), float(ms)))
+    Switch(argv[1], plans, lifetime).run()
 
 
 if __name__ == "__main__":

@@ -14,10 +14,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
 . "$top/selftests/lib/rtcd_ns.sh"
 
-send=$top/rttr/rttr-send
-[ -x "$send" ] || ktap_skip_all "rttr-send not built (make userspace)"
+use_rttr
 command -v jq >/dev/null || ktap_skip_all "no jq"
-export LD_LIBRARY_PATH=$top/rttr
 secs=5
 freeze=1.5
 
@@ -25,10 +23,7 @@ printf 'socket-group nogroup\n' >"$conf"
 start -v || ktap_skip_all "rtcd does not start: $(cat "$log")"
 ktap_begin 4
 
-sw_out=$dir/switch.out
-/usr/bin/python3 "$top/selftests/unit/fake_switch.py" eth0p "5000=accept@0" >"$sw_out" 2>&1 &
-sw=$!
-wait_line "$sw_out" listening $sw
+fake_switch "5000=accept@0"
 # The receiver's own entry: its address resolved, as a switch's would be.
 ip neigh add 10.0.0.2 lladdr 02:00:00:00:00:02 dev eth0
 ip monitor neigh dev eth0 >"$dir/neigh" 2>&1 &

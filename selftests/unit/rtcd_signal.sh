@@ -13,7 +13,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/rtcd_ns.sh"
 
 # The constants, as rtcd is built with them.
-define() { sed -n "s/^#define $1[[:space:]]\+\([0-9]\+\).*/\1/p" "$2"; }
 sig_h=$top/kmod/include/uapi/linux/ethereal_sig.h
 arp_wait=$(define ETHEREAL_SIG_ARP_WAIT_MS "$sig_h")
 proceed_max=$(define ETHEREAL_SIG_PROCEED_MAX "$sig_h")
@@ -45,23 +44,12 @@ ktap_begin 6
 #       cookie on an ID not rtcd's.
 # 5004: one PROCEEDING, and no answer.
 accept_at=$((give_up + arp_wait))
-sw_out=$dir/switch.out
-: >"$sw_out"
-/usr/bin/python3 "$top/selftests/unit/fake_switch.py" eth0p \
+fake_switch \
 	"5001=proceeding@0,proceeding@200,accept@$accept_at,proceeding@$((accept_at + 300))" \
 	"5002=proceeding*$proceed_max@0,proceeding*2@$((give_up + (proceed_max - 1) * arp_wait))" \
 	"5003=stray-cookie@0,stray-id@0,stray-cookie@$((give_up - 500)),stray-id@$((give_up - 500))" \
-	"5004=proceeding@0" >"$sw_out" 2>&1 &
-sw=$!
-wait_line "$sw_out" listening $sw
-
-declare -A out opener
-for p in 5001 5002 5003 5004; do
-	out[$p]=$dir/open.$p
-	# A client that never hears from rtcd must not hang the test.
-	timeout 30 "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 $p 1mbit >"${out[$p]}" 2>&1 &
-	opener[$p]=$!
-done
+	"5004=proceeding@0"
+open_held 30 5001 5002 5003 5004
 # The three that time out answer within the longest wait, 5002's.
 for p in 5002 5003 5004; do wait "${opener[$p]}"; done
 # 5001's PROCEEDING after its ACCEPT is long past: still up?
