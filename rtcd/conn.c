@@ -729,7 +729,8 @@ void conn_fini(void)
 
 static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 {
-	char id[8], ip[INET_ADDRSTRLEN];
+	char id[8], ip[INET_ADDRSTRLEN], again[48] = "";
+	uint64_t down_ms;
 	int err;
 
 	conn_name(k, id);
@@ -762,12 +763,13 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 	k->state = CONN_UP;
 	state_save(k);
 	due_in(k, refresh_ms(k));
+	down_ms = k->resetup ? (now_ns() - k->down_since) / MS : 0;
+	if (k->resetup)
+		snprintf(again, sizeof(again), " again after %llu ms down",
+			 (unsigned long long)down_ms);
+	log_msg("%s: up%s, proxy %s, %u hops, lifetime %u ms, burst %u, delay bound %.3f ms, pid %d",
+		id, again, ip, k->hops, k->lifetime_ms, k->tol, k->delay_bound / 1e6, (int)k->pid);
 	if (k->resetup) {
-		uint64_t down_ms = (now_ns() - k->down_since) / MS;
-
-		log_msg("%s: up again after %llu ms down, proxy %s, %u hops, lifetime %u ms, "
-			"burst %u, delay bound %.3f ms, pid %d", id, (unsigned long long)down_ms,
-			ip, k->hops, k->lifetime_ms, k->tol, k->delay_bound / 1e6, (int)k->pid);
 		/* Its owner is not waiting for an answer: an event, with the new contract. */
 		k->resetup = false;
 		k->down_since = 0;
@@ -785,8 +787,6 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 		}
 		return;
 	}
-	log_msg("%s: up, proxy %s, %u hops, lifetime %u ms, burst %u, delay bound %.3f ms, pid %d",
-		id, ip, k->hops, k->lifetime_ms, k->tol, k->delay_bound / 1e6, (int)k->pid);
 	client_reply(k->owner, conn_up_reply(k));
 	client_done(k->owner);
 }

@@ -4,8 +4,8 @@
  * down (its path lost, being set up again for its owner), in
  * /run/rtcd/IFNAME.state/ (beside the socket), written when the switch
  * accepts it or it goes down, and removed when it ends, so that a crash
- * leaves the truth too. A file costs one write and one unlink a connection, whatever their
- * number; tmpfs keeps it until reboot, when nothing is left to take back.
+ * leaves the truth too. A file costs one write and one unlink a connection,
+ * whatever their number; tmpfs keeps it until reboot, when nothing is left to take back.
  *
  * A new rtcd keeps the connections of these files whose process is still
  * alive (its neighbour entry stays, the switches are refreshed at once)
