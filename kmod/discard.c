@@ -6,10 +6,13 @@
  * loses its non-real-time packets early, so that TCP backs off before it
  * fills the host's own queue in front of its real-time traffic.
  *
- * The window is approximated with two fixed ones, the previous weighted by
- * how much of it still overlaps the sliding window. Counters are atomics on
- * the port: no lock, and only hosts on peripheral ports with the discard
- * on pay for it.
+ * The paper counts the bytes of a sliding window. Here the count is a
+ * leaky bucket draining at the residual, a window deep (ethereal_gcra()):
+ * the same limit for a host that keeps sending too much, but a host within
+ * its residual whose frames the switch took in late and together (NAPI,
+ * interrupt coalescing, a stalled CPU) is not counted as over it. Its state
+ * is one atomic clock on the port: no lock, and only hosts on peripheral
+ * ports with the discard on pay for it.
  */
 #include <linux/if_ether.h>
 #include <linux/math64.h>
@@ -37,8 +40,8 @@ void ethereal_discard_update(struct ethereal_port *port)
 	struct ethereal_discard *d = &port->discard;
 
 	ASSERT_RTNL();
-	WRITE_ONCE(d->limit, ethereal_residual_bytes(d->link, port->reserved_in,
-						     READ_ONCE(d->window)));
+	/* The bucket's clock is time, whatever the rate: nothing to rebase. */
+	WRITE_ONCE(d->residual, ethereal_residual(d->link, port->reserved_in));
 }
 
 static bool ethereal_discard_counts(const struct sk_buff *skb)
@@ -52,33 +55,23 @@ bool ethereal_discard(struct ethereal_port *port, const struct sk_buff *skb)
 {
 	struct ethereal_discard *d = &port->discard;
 	u64 window = READ_ONCE(d->window);
-	u64 now, start, elapsed, est, len;
+	u64 residual, now, cost, due, next;
 
 	if (!window || READ_ONCE(port->role) != ETHEREAL_PORT_PERIPHERAL ||
 	    !ethereal_discard_counts(skb))
 		return false;
+	residual = READ_ONCE(d->residual);
+	if (!residual)
+		return true;	/* the host reserved its whole link */
 
-	now = ktime_get_ns();
-	start = atomic64_read(&d->start);
-	elapsed = now > start ? now - start : 0;
-	if (elapsed >= window) {
-		/* One CPU moves the window on; the others use what it left. */
-		u64 next = elapsed >= 2 * window ? now : start + window;
-
-		if (atomic64_cmpxchg(&d->start, start, next) == start) {
-			u64 cur = atomic64_xchg(&d->cur, 0);
-
-			atomic64_set(&d->prev, elapsed >= 2 * window ? 0 : cur);
-		}
-		start = atomic64_read(&d->start);
-		elapsed = now > start ? min(now - start, window) : 0;
-	}
-	est = atomic64_read(&d->cur) +
-	      mul_u64_u64_div_u64(atomic64_read(&d->prev), window - elapsed, window);
+	now = ktime_get_ns() << ETHEREAL_DISCARD_SHIFT;
 	/* skb->len starts at the network header here. */
-	len = ETH_HLEN + skb->len;
-	if (est + len > READ_ONCE(d->limit))
-		return true;
-	atomic64_add(len, &d->cur);
+	cost = ethereal_residual_cost(ETH_HLEN + skb->len, residual);
+	due = atomic64_read(&d->due);
+	do {
+		next = ethereal_gcra(due, now, cost, window << ETHEREAL_DISCARD_SHIFT);
+		if (!next)
+			return true;
+	} while (!atomic64_try_cmpxchg(&d->due, &due, next));
 	return false;
 }

@@ -10,17 +10,15 @@ struct ethereal_port;
 struct sk_buff;
 
 /*
- * Preemptive discard (Section 3.3): the non-real-time bytes a host sent
- * over a sliding window, approximated by the current window and the
- * previous one weighted by how much of it still overlaps.
+ * Preemptive discard (Section 3.3): the host's non-real-time traffic held
+ * to its residual bandwidth, a window's worth ahead of it at most: a leaky
+ * bucket as one clock (ethereal_gcra()).
  */
 struct ethereal_discard {
 	u64 window;			/* ns, 0: off */
-	u64 limit;			/* bytes per window: the host's residual */
 	u64 link;			/* bit/s, from the port's qdisc */
-	atomic64_t start;		/* of the current window, ns */
-	atomic64_t cur;			/* bytes accepted in it */
-	atomic64_t prev;		/* in the window before */
+	u64 residual;			/* bit/s: link less the host's reservations */
+	atomic64_t due;			/* 1/16 ns: when what was accepted drained */
 };
 
 void ethereal_discard_set(struct ethereal_port *port, u64 link, u64 window);

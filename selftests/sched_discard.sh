@@ -7,8 +7,11 @@
 # kernel); h1 reserves 60% of the link and sends 80% of best effort, so 40%
 # should pass. h1's own link is a tbf at the link rate, as a real host's NIC:
 # a sender catching up after a stall on a loaded machine cannot then put
-# more than the link into the window. The window is 50 ms of machine time
-# (slow): what a stall bunches is.
+# more than the link into the window. The tbf catches up 10 ms (a NIC does
+# not lose the time its host stalled; with a bucket of one frame, the wire
+# carried 83% of the link at most, under TCG). The window is 50 ms of machine time
+# (slow): the most that the host may run ahead of its residual, and so the
+# longest stall of the switch's receive path that is forgiven.
 # timeout=200
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -39,7 +42,8 @@ TOPO_OFFLOAD=off topo_create "sw1:h1,h2,h3" || ktap_skip_all "cannot build topol
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
 ports_qdisc sw1 "${LINK}bit" discard-window $WINDOW
 ctl sw1 conn add dev swp1 id 03:09 out swp3 lladdr "$(host_mac h3)" rate $((LINK * 6 / 10))
-on h1 tc qdisc add dev eth0 root tbf rate "${LINK}bit" burst 1514 limit 1000000
+on h1 tc qdisc add dev eth0 root tbf rate "${LINK}bit" burst $((LINK * $(slow 10) / 8000 + 1514)) \
+	limit 1000000
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 
 send_be "window $WINDOW" $((LINK * 8 / 10))
@@ -51,13 +55,15 @@ ktap_result "every frame over it counted as a preemptive discard" \
 	   echo $?)"
 
 ctl sw1 conn del dev swp1 id 03:09
-# 60%: over the 40% the reservation left, and under the link by enough
-# that softirq delays bunching arrivals at the switch stay in the window.
-# Its rate is asserted: only of a sender that offered it.
-send_be "no reservation" $((LINK * 6 / 10))
-ktap_explain "without reservations the whole link is residual: nothing discarded" \
+# 95%: over the 40% the reservation left, close to the link. The switch
+# takes h1's frames in late and together after each of its stalls; they
+# are no more than the link carries, and are not discarded (a count of the
+# bytes of the last window, the paper's, dropped some). Its rate is
+# asserted: only of a sender that offered it.
+send_be "no reservation" $((LINK * 95 / 100))
+ktap_explain "without reservations the whole link is residual: nothing discarded at 95% of it" \
 	"$([ "$_early" = 0 ] && senders_ok be >/dev/null &&
-	   within "$_got" $((LINK * 6 / 10)) 2; echo $?)" senders_ok be
+	   within "$_got" $((LINK * 95 / 100)) 2; echo $?)" senders_ok be
 
 ctl sw1 conn add dev swp1 id 03:09 out swp3 lladdr "$(host_mac h3)" rate $((LINK * 6 / 10))
 on sw1 tc qdisc change dev swp1 root ethereal discard-window off
