@@ -129,9 +129,10 @@ static inline u64 ethereal_burst_default(u64 rate, u32 max_pkt)
 }
 
 /*
- * Preemptive discard's clock counts 1/16 ns: a frame's time at the residual
- * then loses at most a 16th of a nanosecond to rounding (0.05% of a
- * 1514-byte frame at 100 Gbit/s), and ktime_get_ns() << 4 lasts 36 years.
+ * Preemptive discard's clock counts 1/16 ns: ktime_get_ns() << 4 lasts 36
+ * years, and a frame's time at the residual loses at most a 16th of a
+ * nanosecond to rounding, in the host's favour (0.05% of a 1514-byte frame
+ * at 100 Gbit/s, 1.1% of a 64-byte one).
  */
 #define ETHEREAL_DISCARD_SHIFT 4
 
@@ -157,22 +158,21 @@ static inline u64 ethereal_residual_cost(u64 len, u64 residual)
 
 /*
  * The virtual scheduling algorithm of ATM's GCRA (ITU-T I.371), a leaky
- * bucket as one clock: DUE is when what was accepted will have drained at
- * the residual. A frame of COST is accepted at NOW when that leaves DUE at
- * most TAU (the window) ahead of NOW: the host's traffic may run ahead of
- * its residual by a window's worth, never more, and in the long run is
- * held to it exactly. Returns the new DUE, or 0 when the frame is over.
- * A sliding count of the bytes that arrived in the last window, the
- * paper's, counted a host's frames that the switch's own receive path
- * delayed and then took in together as more than its link can carry.
+ * bucket as one clock: *DUE is when what was accepted will have drained at
+ * the residual. A frame of COST is accepted at NOW when that leaves *DUE
+ * at most TAU (the window) ahead of NOW, and *DUE moves past it: a host
+ * may run ahead of its residual by a window, and in the long run is held
+ * to it exactly. A frame longer than the whole window (a GRO aggregate on
+ * a slow link) passes an empty bucket, or it would never pass.
  */
-static inline u64 ethereal_gcra(u64 due, u64 now, u64 cost, u64 tau)
+static inline bool ethereal_gcra(u64 *due, u64 now, u64 cost, u64 tau)
 {
-	u64 start = due > now ? due : now;
+	u64 start = *due > now ? *due : now;
 
-	if (cost > tau || start - now > tau - cost)
-		return 0;
-	return start + cost;
+	if (start - now > (cost < tau ? tau - cost : 0) || cost > U64_MAX - start)
+		return false;
+	*due = start + cost;
+	return true;
 }
 
 /* What an output port admits within: its qdisc's settings, or defaults. */

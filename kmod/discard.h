@@ -15,10 +15,10 @@ struct sk_buff;
  * bucket as one clock (ethereal_gcra()).
  */
 struct ethereal_discard {
-	u64 window;			/* ns, 0: off */
+	u64 window;			/* ns, 0: off; published after residual */
 	u64 link;			/* bit/s, from the port's qdisc */
 	u64 residual;			/* bit/s: link less the host's reservations */
-	atomic64_t due;			/* 1/16 ns: when what was accepted drained */
+	atomic64_t due;			/* 1/16 ns: when what was accepted will have drained */
 };
 
 void ethereal_discard_set(struct ethereal_port *port, u64 link, u64 window);
