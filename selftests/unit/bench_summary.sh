@@ -45,7 +45,10 @@ scenario fig4 \
 	"$(fig4 ethereal-paced 2 5 "$(flow 1000000 0 3000 6000 30000)")" \
 	"$(fig4 prio 2 5 "$(flow 1000000 0 2900 6000)")" \
 	"$(fig4 ethereal-paced 4 0 "$(flow 0 0 0 0)")" \
-	"$(fig4 prio 4 5 "$(flow 1000000 0 3000 6000)")"
+	"$(fig4 prio 4 5 "$(flow 1000000 0 3000 6000)")" \
+	"$(fig4 ethereal-paced 8 5 "$(flow 998000 0 3000 6000 30000 | jq -c '.throughput_bps.ci = 2000')")" \
+	"$(fig4 prio 8 5 "$(flow 998000 0 2000 6000)")" \
+	"$(fig4 htb 8 5 "$(flow 998500 0 2500 6000)")"
 # alloc err(high), err(low): each class's error and its interval
 alloc() {
 	echo "{\"config\": \"$1\", \"policy\": \"90/10\", \"valid\": 5,
@@ -67,7 +70,7 @@ echo '{"machine": {"commit": "test", "quick": false, "kernel": "k"}, "rows": []}
 	>"$D/res/pacing_cpu/pacing_cpu.json"
 echo "# pacing" >"$D/res/pacing_cpu/pacing_cpu.md"
 
-ktap_begin 9
+ktap_begin 10
 SCENARIOS="fig4 fig6 nto1 alloc pacing_cpu" "$top/bench/summary" "$D/res" "$D/out.md" 2>"$D/err"
 ktap_result "bench/summary writes the page" $? "$(cat "$D/err")"
 out=$D/out.md
@@ -94,9 +97,12 @@ check "nto1: platinum compared, the best-effort control case left out; no peer s
 	'^\| nto1 \| plat, 1518 B, 30% a source \| ethereal-paced \|.*no peer with a valid run \|$'
 check "fig6: a cycle of EtheReal's against the peers, which have none" \
 	"$(row fig6 alone ethereal-cyclic-20ms)" '\| prio \|.*level with prio'
+check "all short of what they sent alike: the best peer by its delay, not ahead on a wide interval" \
+	"$(row fig4 "8 interfering" ethereal-paced)" \
+	'\| 99\.8 ± 0\.2%, loss 0% \|.*\| prio \| 99\.8%, loss 0% \|.*\*\*not ahead\*\*: behind prio \|$'
 check "the count of comparisons, and where EtheReal is not ahead" \
 	"$(grep '^EtheReal ahead' "$out")" \
-	'ahead of the best peer in 2 of 6 comparisons, not ahead in 3: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms\.$'
+	'ahead of the best peer in 2 of 7 comparisons, not ahead in 4: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig4 8 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms\.$'
 check "a sitting of some scenarios: the others of make bench not measured yet" \
 	"$(grep '^Not measured yet' "$out")" ': fig5, fig7, isolation, throughput, burst, latency, path, setup, scale, table1, demo\.$'
 ktap_end
