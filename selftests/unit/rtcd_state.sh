@@ -34,42 +34,32 @@ save() {
 		max_pkt: 1514, uid: 0, pid: \$pid, lifetime_ms: 2000, hops: 1, tol: 0,
 		delay_bound_ns: 0, down: false, downs: 0} | ${3:-.}" >"$state/$1"
 }
-# The corrupt ones, each named for what is wrong with it.
-declare -A bad=(
-	[0101]="not JSON"
-	[0102]="a field missing"
-	[0104]="a rate below 1"
-	[0105]="a port past 65535"
-	[0106]="more than 255 hops"
-	[0107]="no IPv4 address"
-	[0108]="a negative number of downs"
-	[0109]="a tolerance past 32 bits"
-	[010a]="down not a boolean"
-	[010b]="a cookie past 32 bits"
-	[010c]="an id out of the range of connections"
-	[010d]="nesting 100000 deep"
-	[010e]="a string for a number"
-)
-# Whole connections, but of another ID than their name: not taken back
-# (not logged: noticed, left for after the bench campaign's code freeze).
-other=(0103 010f)
+# corrupt FILE WHY [JQ-EXPR]: a corrupt file (with JQ-EXPR, one saved so
+# corrupted; without, written by the caller) and why it is one
+declare -A bad
+corrupt() {
+	bad[$1]=$2
+	[ -z "${3:-}" ] || save "$1" 5000 "$3"
+}
+corrupt 0101 "not JSON"
 printf 'garbage{' >"$state/0101"
-save 0102 5002 'del(.rate)'
-save 0103 5003 '.id = 260'
-save 0104 5004 '.rate = -1'
-save 0105 5005 '.dport = 70000'
-save 0106 5006 '.hops = 300'
-save 0107 5007 '.daddr = "not.an.address"'
-save 0108 5008 '.downs = -1'
-save 0109 5009 '.tol = 8589934592'
-save 010a 5010 '.down = "yes"'
-save 010b 5011 '.cookie = 4294967296'
-save 010c 5012 '.id = 1'
-mv "$state/010c" "$state/0001"
-bad[0001]=${bad[010c]}
-unset 'bad[010c]'
+corrupt 0102 "a field missing" 'del(.rate)'
+corrupt 0104 "a rate below 1" '.rate = -1'
+corrupt 0105 "a port past 65535" '.dport = 70000'
+corrupt 0106 "more than 255 hops" '.hops = 300'
+corrupt 0107 "no IPv4 address" '.daddr = "not.an.address"'
+corrupt 0108 "a negative number of downs" '.downs = -1'
+corrupt 0109 "a tolerance past 32 bits" '.tol = 8589934592'
+corrupt 010a "down not a boolean" '.down = "yes"'
+corrupt 010b "a cookie past 32 bits" '.cookie = 4294967296'
+corrupt 0001 "an id out of the range of connections" '.'
+corrupt 010d "nesting 100000 deep"
 head -c 100000 /dev/zero | tr '\0' '[' >"$state/010d"
-save 010e 5014 '.burst = "3028"'
+corrupt 010e "a string for a number" '.burst = "3028"'
+# Whole connections, but of another ID than their name (one through a
+# link to a file elsewhere): not taken back, and not logged (noticed,
+# left for after the bench campaign's code freeze).
+save 0103 5003 '.id = 260'
 save 0200 5100 '.id = 512'
 cp "$state/0200" "$dir/elsewhere"
 ln -s "$dir/elsewhere" "$state/010f"
@@ -81,8 +71,11 @@ save 10000 5016
 save 0300 5300 '.id = 768 | .down = true | .downs = 2'
 save 0301 5301 ".id = 769 | .pid = $dead"
 
-ktap_begin 7
-start -v || ktap_fail_all "rtcd does not start over the corrupt files: $(cat "$log")"
+ktap_begin 8
+start -v
+rc=$?
+ktap_result "rtcd starts over the corrupt files" $rc "$(cat "$log")"
+[ $rc = 0 ] || ktap_end
 missing=
 for f in "${!bad[@]}"; do
 	grep -q "$state/$f is not a saved connection: ignored" "$log" ||
