@@ -4,8 +4,10 @@
 # bench/summary natively, on made-up results with known answers: EtheReal
 # against the best peer of each point (the best chosen among the peers
 # whose flow got its rate with no loss, the verdict from the intervals),
-# a point with no valid run, a point with no peer (or none valid), alloc's allocation
-# error as its criterion, nto1's control case left out, scenarios with no
+# a point with no valid run, a point with no peer (or none valid), alloc's
+# allocation error as its criterion (its peers chosen by it alone, and a
+# class that offered less than its share not compared), nto1's control
+# case left out, scenarios with no
 # reserved flow (pacing_cpu) passed over; the scenarios of make bench not
 # in a sitting's SCENARIOS and without results named as not measured.
 set -u
@@ -55,7 +57,23 @@ alloc() {
 	  \"high\": {\"error_pct\": $2, \"theoretical_bps\": 1000000, \"throughput_bps\": $(est 1 10000)},
 	  \"low\": {\"error_pct\": $3, \"theoretical_bps\": 1000000, \"throughput_bps\": $(est 1 10000)}}"
 }
-scenario alloc "$(alloc ethereal-paced 1 5)" "$(alloc htb 0.5 20)" "$(alloc prio 0 80)"
+# aclass SENT_BPS GOT_BPS ERR THEORETICAL_BPS: a class of alloc
+aclass() {
+	echo "{\"class\": \"$5\", \"sent_bps\": $(est "$1" 1000), \"throughput_bps\": $(est "$2" 100),
+	  \"error_pct\": $3, \"theoretical_bps\": $4}"
+}
+# alloc2 CONFIG POLICY HIGH LOW: a point whose classes say what they sent
+alloc2() {
+	echo "{\"config\": \"$1\", \"policy\": \"$2\", \"valid\": 5, \"high\": $3, \"low\": $4}"
+}
+lo=$(aclass 1000000 50000 0.1 50000 low)
+scenario alloc "$(alloc ethereal-paced 1 5)" "$(alloc htb 0.5 20)" "$(alloc prio 0 80)" \
+	"$(alloc2 ethereal-paced 95/5 "$(aclass 1000000 950000 0.1 950000 high)" "$lo")" \
+	"$(alloc2 prio 95/5 "$(aclass 1000000 1000000 5 950000 high)" "$(aclass 1000000 10000 80 50000 low)")" \
+	"$(alloc2 htb 95/5 "$(aclass 1000000 951900 0.2 950000 high)" "$(aclass 1000000 50150 0.3 50000 low)")" \
+	"$(alloc2 ethereal-paced 99/1 "$(aclass 980000 980000 1 990000 high)" "$lo")" \
+	"$(alloc2 ethereal-cyclic 99/1 "$(aclass 1000000 594000 0 594000 high)" "$lo")" \
+	"$(alloc2 htb 99/1 "$(aclass 980000 980000 1 990000 high)" "$(aclass 1000000 20000 100 10000 low)")"
 nto1() {
 	echo "{\"config\": \"$1\", \"case\": \"$2\", \"frame\": 1518, \"load_pct\": 30, \"valid\": 5,
 	  \"flows\": [$(flow 1000000 0 2000 3000 30000 | jq -c '. + {class: "platinum"}')]}"
@@ -70,7 +88,7 @@ echo '{"machine": {"commit": "test", "quick": false, "kernel": "k"}, "rows": []}
 	>"$D/res/pacing_cpu/pacing_cpu.json"
 echo "# pacing" >"$D/res/pacing_cpu/pacing_cpu.md"
 
-ktap_begin 10
+ktap_begin 13
 SCENARIOS="fig4 fig6 nto1 alloc pacing_cpu" "$top/bench/summary" "$D/res" "$D/out.md" 2>"$D/err"
 ktap_result "bench/summary writes the page" $? "$(cat "$D/err")"
 out=$D/out.md
@@ -92,6 +110,13 @@ check "a point with no valid run is not ahead, and says so" "$(row fig4 "4 inter
 check "alloc: the worse-served class's allocation error, against the lowest peer's" \
 	"$(row alloc 90/10 ethereal-paced)" \
 	'error: high 1 ± 1%, low 5 ± 1% \|.*\| htb \| error: high 0.5 ± 1%, low 20 ± 1% \|.*\| ahead \|$'
+check "alloc: the best peer by its error, not by what its high class got of what it sent" \
+	"$(row alloc 95/5 ethereal-paced)" '\| htb \| error: high 0\.2 ± 0\.01%, low 0\.3 ± 0\.2% \|.*level with htb'
+check "alloc: a class that offered less than its share is not compared" \
+	"$(row alloc 99/1 ethereal-paced)" \
+	'\| not comparable: its high class offered 0\.98 Mbit/s, below its share of 0\.99 \|$'
+check "alloc: no peer whose classes offered their shares, not compared" \
+	"$(row alloc 99/1 ethereal-cyclic)" '\| htb \|.*\| not comparable: no peer whose classes each offered their share \|$'
 check "nto1: platinum compared, the best-effort control case left out; no peer said" \
 	"$(grep -F '| nto1 |' "$out" | grep -F 'EtheReal' -v)" \
 	'^\| nto1 \| plat, 1518 B, 30% a source \| ethereal-paced \|.*no peer with a valid run \|$'
@@ -102,7 +127,7 @@ check "all short of what they sent alike: the best peer by its delay, not ahead 
 	'\| 99\.8 ± 0\.2%, loss 0% \|.*\| prio \| 99\.8%, loss 0% \|.*\*\*not ahead\*\*: behind prio \|$'
 check "the count of comparisons, and where EtheReal is not ahead" \
 	"$(grep '^EtheReal ahead' "$out")" \
-	'ahead of the best peer in 2 of 7 comparisons, not ahead in 4: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig4 8 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms\.$'
+	'ahead of the best peer in 2 of 10 comparisons, not ahead in 5: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig4 8 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms; alloc 95/5, ethereal-paced; not comparable in 2 \(a class offered less than its share\)\.$'
 check "a sitting of some scenarios: the others of make bench not measured yet" \
 	"$(grep '^Not measured yet' "$out")" ': fig5, fig7, isolation, throughput, burst, latency, path, setup, scale, table1, demo\.$'
 ktap_end
