@@ -7,7 +7,8 @@
 # a point with no valid run, a point with no peer (or none valid), alloc's
 # allocation error as its criterion (its peers chosen by it alone, and a
 # class that offered less than its share not compared), nto1's control
-# case left out, a p99.9 of runs under 1000 datagrams marked, scenarios with no
+# case left out, a p99.9 of runs under 1000 datagrams marked, a bound kept
+# by the switches but not socket to socket said so and why, scenarios with no
 # reserved flow (pacing_cpu) passed over; the scenarios of make bench not
 # in a sitting's SCENARIOS and without results named as not measured.
 set -u
@@ -79,16 +80,25 @@ nto1() {
 	  \"flows\": [$(flow 1000000 0 2000 3000 30000 | jq -c '. + {class: "platinum"} | .delay_us.n = 1445')]}"
 }
 scenario nto1 "$(nto1 ethereal-paced be)" "$(nto1 ethereal-paced plat)"
+# bnd NAME PACING RATIO: a connection whose switches kept their promise,
+# RATIO of its bound socket to socket
+bnd() {
+	echo "{\"name\": \"$1\", \"delay_bound_us\": 30000, \"delay_max_us\": 40000, \"ratio\": $3,
+	  \"runs\": 5, \"kept\": true, \"contract\": {\"rate_bps\": 1000000, \"hops\": 1, \"pacing\": \"$2\"},
+	  \"hops\": [{\"switch\": \"sw1\", \"max_us\": 3000, \"on_time_max_us\": 3000, \"promise_us\": 30000}],
+	  \"switch_ratio\": 0.1}"
+}
 # fig6: the cycle a property of EtheReal's configurations alone
 scenario fig6 \
-	"{\"config\": \"ethereal-cyclic-20ms\", \"cycle_ms\": 20, \"tcp\": false, \"valid\": 5, \"rt\": $(flow 1000000 0 2000 3000 30000)}" \
+	"{\"config\": \"ethereal-cyclic-20ms\", \"cycle_ms\": 20, \"tcp\": false, \"valid\": 5, \"rt\": $(flow 1000000 0 2000 3000 30000),
+	  \"bounds\": [$(bnd shaped packet 1.33), $(bnd unshaped none 2.5), $(bnd within packet 0.5)]}" \
 	"{\"config\": \"prio\", \"cycle_ms\": null, \"tcp\": false, \"valid\": 5, \"rt\": $(flow 1000000 0 2000 3000)}"
 mkdir -p "$D/res/pacing_cpu"
 echo '{"machine": {"commit": "test", "quick": false, "kernel": "k"}, "rows": []}' \
 	>"$D/res/pacing_cpu/pacing_cpu.json"
 echo "# pacing" >"$D/res/pacing_cpu/pacing_cpu.md"
 
-ktap_begin 14
+ktap_begin 17
 SCENARIOS="fig4 fig6 nto1 alloc pacing_cpu" "$top/bench/summary" "$D/res" "$D/out.md" 2>"$D/err"
 ktap_result "bench/summary writes the page" $? "$(cat "$D/err")"
 out=$D/out.md
@@ -122,6 +132,13 @@ check "nto1: platinum compared, the best-effort control case left out; no peer s
 	'^\| nto1 \| plat, 1518 B, 30% a source \| ethereal-paced \|.*no peer with a valid run \|$'
 check "fewer than 1000 datagrams a run (1445 over 5): p99.9 marked as near the max" \
 	"$(row nto1 "plat, 1518 B, 30% a source" ethereal-paced)" '\| 2 ± 0\.1 † \| 3 ± 0\.5 \|'
+brow() { grep -F "| fig6 |" "$out" | grep -F "| $1 |"; }
+check "bounds: kept by the switch, above socket to socket with a shaped sender: in a host" \
+	"$(brow shaped)" 'kept by the switches \(5 runs\); \*\*above the bound socket to socket\*\*: in a host \|$'
+check "bounds: above socket to socket with an unshaped sender: its excess in the shaper" \
+	"$(brow unshaped)" '\*\*above the bound socket to socket\*\*: an unshaped sender, its excess waiting in the shaper \|$'
+check "bounds: the count of those above socket to socket, each kind" "$(grep '^But ' "$out")" \
+	'^But 2 of them were later than their bound socket to socket\. 1 had unshaped .* 1 had shaped '
 check "fig6: a cycle of EtheReal's against the peers, which have none" \
 	"$(row fig6 alone ethereal-cyclic-20ms)" '\| prio \|.*level with prio'
 check "all short of what they sent alike: the best peer by its delay, not ahead on a wide interval" \
