@@ -212,6 +212,9 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 				mnl_attr_get_u16(c[ETHEREAL_CONN_A_OUT_ID])));
 		if (daddr[0])
 			json_object_set_new(o, "daddr", json_string(daddr));
+		if (c[ETHEREAL_CONN_A_BUFFER])
+			json_object_set_new(o, "buffer", json_integer(
+				mnl_attr_get_u32(c[ETHEREAL_CONN_A_BUFFER])));
 		if (c[ETHEREAL_CONN_A_STATE])
 			json_object_set_new(o, "state", json_string(state));
 		if (c[ETHEREAL_CONN_A_EXPIRES])
@@ -239,6 +242,12 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	if (c[ETHEREAL_CONN_A_OUT_MAC] || ctl.details)
 		printf(" queue %s", qid);
 	printf(" rate %s burst %s maxpkt %s", rate, burst, maxpkt);
+	if (c[ETHEREAL_CONN_A_BUFFER]) {
+		char buffer[32];
+
+		format_size(mnl_attr_get_u32(c[ETHEREAL_CONN_A_BUFFER]), buffer, sizeof(buffer));
+		printf(" buffer %s", buffer);
+	}
 	if (daddr[0])
 		printf(" daddr %s", daddr);
 	if (c[ETHEREAL_CONN_A_SWAP])

@@ -68,6 +68,20 @@ u64 ethereal_port_dl_used(const struct ethereal_port *port, const struct etherea
 }
 
 /*
+ * How late and bunched a connection's frames may reach the switch from IN:
+ * from a host, behind the host's own best effort in its queue, as far as
+ * preemptive discard lets that run ahead of its residual, a window; from
+ * another switch, as its own promise says, which its bound already counts.
+ */
+static u64 ethereal_host_jitter(const struct ethereal_port *in)
+{
+	ASSERT_RTNL();	/* which ethereal_discard_set() holds to change it */
+	if (in->role != ETHEREAL_PORT_PERIPHERAL)
+		return 0;
+	return in->discard.window;
+}
+
+/*
  * Whether the connection CFG describes fits on PORT, its output: bandwidth,
  * connections, buffer, and the delay budget, its bound at most MAX_HOP
  * (U64_MAX: any). A: what it adds and what it is promised.
@@ -103,17 +117,19 @@ int ethereal_port_admit(const struct ethereal_port *port, const struct ethereal_
 		NL_SET_ERR_MSG(extack, "The output port has its most connections (max-conns)");
 		return -EMLINK;
 	}
-	if (port->buffered + 2ULL * cfg->burst > l.rt_buffer) {
-		NL_SET_ERR_MSG(extack,
-			       "Not enough queue buffer left on the output port (rt-buffer)");
-		return -ENOBUFS;
-	}
 
 	a->dl_b = ethereal_dl_paced(cfg->rate, cfg->burst, cfg->max_pkt, l.cycle);
 	a->dl_v = ethereal_dl_cyclic(cfg->rate, cfg->max_pkt, l.cycle);
 	a->budget = ethereal_limits_budget(&l);
 	a->hop = ethereal_dl_hop(l.paced, a->budget, cfg->rate, cfg->burst, l.cycle);
 	a->tol = l.sched && l.paced ? a->dl_b : cfg->burst;
+	a->queue = ethereal_dl_queue(cfg->rate, cfg->burst, cfg->max_pkt, a->hop,
+				     ethereal_host_jitter(cfg->in));
+	if (a->queue > l.rt_buffer || port->buffered > l.rt_buffer - a->queue) {
+		NL_SET_ERR_MSG(extack,
+			       "Not enough queue buffer left on the output port (rt-buffer)");
+		return -ENOBUFS;
+	}
 	if (a->hop > max_hop) {
 		if (l.sched)
 			NL_SET_ERR_MSG(extack,

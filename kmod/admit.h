@@ -199,6 +199,7 @@ struct ethereal_admission {
 	u64 budget;		/* the port's, promised; U64_MAX: none */
 	u64 hop;		/* the bound promised here; U64_MAX: none */
 	u64 tol;		/* the burst the port polices it to */
+	u64 queue;		/* bytes: its queue's limit, charged to rt-buffer */
 };
 
 struct ethereal_conn;

@@ -137,10 +137,32 @@ static inline u64 ethereal_dl_hop(bool paced, u64 budget, u64 rate, u64 burst, u
 }
 
 /*
+ * The queue of a connection (RATE, BURST, MAX_PKT) at a port that promised
+ * it HOP, and whose frames may arrive up to JITTER late, bunched (a host's
+ * own queue in front of its first switch): every byte of it that can be
+ * there at once while it keeps its contract, so that a conforming frame is
+ * never dropped for want of room. A frame is here at most HOP, so the
+ * queue holds what the source may send in HOP and JITTER more, its burst
+ * and a frame for the rounding; never less than the paper's twice the
+ * burst. A port that promises no bound (U64_MAX) queues nothing per
+ * connection and keeps the paper's rule for its buffer.
+ */
+static inline u64 ethereal_dl_queue(u64 rate, u64 burst, u64 max_pkt, u64 hop, u64 jitter)
+{
+	u64 floor = ethereal_add_sat(burst, burst), q;
+
+	if (hop == U64_MAX)
+		return floor;
+	q = ethereal_add_sat(ethereal_add_sat(burst, max_pkt),
+			     ethereal_bytes_in(rate, ethereal_add_sat(hop, jitter)));
+	return q > floor ? q : floor;
+}
+
+/*
  * The budget a port has when the operator sets none: what its limits
  * imply, so that admission refuses nothing more than they already do. The
  * sum of B_j is at most half the buffer pool (B_j <= b_j, and each
- * connection's queue takes 2 x b_j), that of V_j at most twice the real
+ * connection's queue takes at least 2 x b_j), that of V_j at most twice the real
  * time a cycle carries plus as much: the larger of the two common terms.
  */
 static inline u64 ethereal_dl_budget_default(u64 link, u32 rt_limit, u64 rt_buffer,

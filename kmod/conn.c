@@ -181,6 +181,7 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->dl_budget = a.budget;
 	conn->dl_hop = a.hop;
 	conn->dl_tol = a.tol;
+	conn->queue = a.queue;
 	conn->delay = ethereal_add_sat(a.hop, ethereal_conn_link_ns(cfg));
 
 	err = ethereal_conn_take_out_id(conn, cfg, extack);
@@ -212,7 +213,7 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->in->reserved_in += conn->rate;
 	conn->out->n_out++;
 	conn->out->reserved += conn->rate;
-	conn->out->buffered += 2ULL * conn->burst;
+	conn->out->buffered += conn->queue;
 	ethereal_port_dl_add(conn->out, conn);
 	conn->in->sw->n_conns++;
 	ethereal_switch_changed(conn->in->sw);
@@ -240,7 +241,7 @@ void ethereal_conn_del(struct ethereal_conn *conn)
 	conn->in->reserved_in -= conn->rate;
 	conn->out->n_out--;
 	conn->out->reserved -= conn->rate;
-	conn->out->buffered -= 2ULL * conn->burst;
+	conn->out->buffered -= conn->queue;
 	ethereal_port_dl_del(conn->out, conn);
 	conn->in->sw->n_conns--;
 	ethereal_switch_changed(conn->in->sw);

@@ -40,6 +40,9 @@ struct ethereal_conn {
 	u64 dl_tol;			/* bytes: the burst policed to, as told */
 	u64 dl_b;			/* what it adds to the port's sums */
 	u64 dl_v;
+	u64 queue;			/* bytes: its queue's limit on the output
+					 * port, charged to its rt-buffer
+					 */
 	struct ethereal_conn_sig sig;	/* ETHEREAL_ORIGIN_SIGNALED only */
 	struct ethereal_stats __percpu *stats;
 	struct rcu_head rcu;

@@ -71,6 +71,7 @@ static int ethereal_nl_conn_fill(struct sk_buff *msg, const struct ethereal_conn
 	    nla_put_u64_64bit(msg, ETHEREAL_CONN_A_RATE, conn->rate, ETHEREAL_CONN_A_PAD) ||
 	    nla_put_u32(msg, ETHEREAL_CONN_A_BURST, conn->burst) ||
 	    nla_put_u32(msg, ETHEREAL_CONN_A_MAX_PKT, conn->max_pkt) ||
+	    nla_put_u32(msg, ETHEREAL_CONN_A_BUFFER, min_t(u64, conn->queue, U32_MAX)) ||
 	    nla_put_u8(msg, ETHEREAL_CONN_A_ORIGIN, conn->origin) ||
 	    (conn->delay != U64_MAX &&
 	     nla_put_u64_64bit(msg, ETHEREAL_CONN_A_DELAY, conn->delay, ETHEREAL_CONN_A_PAD)) ||

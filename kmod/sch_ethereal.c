@@ -8,9 +8,10 @@
  *      [link-burst 1ms]
  *
  * One queue per real-time connection leaving the port (a class, created and
- * removed with the connection, limit twice its burst) and one best-effort
- * queue. Real-time frames come tagged by the switch with
- * skb->priority = ETHEREAL_TC_MAJOR:qid, which finds their queue in O(1).
+ * removed with the connection, its limit what its contract can queue here
+ * within its bound: bound.h) and one best-effort queue. Real-time frames
+ * come tagged by the switch with skb->priority = ETHEREAL_TC_MAJOR:qid,
+ * which finds their queue in O(1).
  *
  * Nothing leaves faster than the link rate: a link clock, allowed to run up
  * to link-burst behind real time, gates every dequeue. The lag is what the

@@ -26,7 +26,7 @@ struct ethereal_class {
 	u32 in_ifindex;
 	u64 rate;			/* bit/s */
 	u32 burst;
-	u32 limit;			/* bytes: twice the burst */
+	u32 limit;			/* bytes: the connection's queue */
 	u32 backlog;			/* bytes queued */
 	struct qdisc_skb_head q;
 	/* paced */

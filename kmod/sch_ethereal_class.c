@@ -33,7 +33,7 @@ static struct ethereal_class *ethereal_class_new(struct ethereal_sched *q,
 	cl->tau = ethereal_tx_ns(conn->burst, conn->rate);
 	cl->tx_max = ethereal_tx_ns(conn->max_pkt, conn->rate);
 	cl->promise = conn->dl_hop;
-	cl->limit = min_t(u64, 2ULL * conn->burst, U32_MAX);
+	cl->limit = min_t(u64, conn->queue, U32_MAX);
 	ethereal_qhead_init(&cl->q);
 	ethereal_wheel_item_init(&cl->item);
 	INIT_LIST_HEAD(&cl->alist);

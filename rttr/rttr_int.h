@@ -60,8 +60,9 @@ void rttr_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool rttr_ctl_alive(struct rttr *r);
 
 /*
- * When the switches have forwarded all R sent: each of R's hops queues at
- * most 2 x burst for it and serves that queue at the rate at least.
+ * When the switches have forwarded all R sent: within the path's delay
+ * bound when rtcd told one (each switch sizes the connection's queue to
+ * its bound), else 2 x burst at the rate a hop, the paper's queue.
  */
 uint64_t rttr_drained_at(const struct rttr *r);
 

@@ -35,6 +35,8 @@ uint64_t rttr_drained_at(const struct rttr *r)
 	if (!r->last_sent || !r->rate)
 		return 0;
 	ns = (unsigned __int128)r->hops * 2 * r->burst * 8000000000ULL / r->rate;
+	if (ns < r->delay_bound)
+		ns = r->delay_bound;
 	ns += r->last_sent;
 	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }

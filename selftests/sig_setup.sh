@@ -139,10 +139,15 @@ sig h1 setup 03:20 "$(host_ip h2)" 5000 1mbit 6056 1514 >/dev/null
 res=$(sig h1 setup 03:21 "$(host_ip h2)" 5000 1mbit 6056 1514)
 ktap_result "max-conns 1 on the output port: the second is rejected for connections" \
 	"$([[ "$res" == "reject id=03:21 reason=connections hop=1"* ]]; echo $?)"
-on sw1 tc qdisc change dev swp2 root ethereal max-conns 4096 rt-buffer 16kb
+# The first one's queue (its bound's worth, at least twice its burst) and
+# less than twice a burst more: no room for another.
+buf=$(json_first "$(ctl sw1 -j conn show dev swp1 id 03:20)" buffer)
+on sw1 tc qdisc change dev swp2 root ethereal max-conns 4096 rt-buffer $((buf + 2 * 6056 - 1))
 res=$(sig h1 setup 03:21 "$(host_ip h2)" 5000 1mbit 6056 1514)
-ktap_result "rt-buffer 16kb, 12 KB used: a queue of 12 KB more is rejected for buffer" \
-	"$([[ "$res" == "reject id=03:21 reason=buffer hop=1"* ]]; echo $?)"
+ktap_info "a queue of $buf bytes; $res"
+ktap_result "rt-buffer full but for less than twice a burst: the next is rejected for buffer" \
+	"$([ "$buf" -ge $((2 * 6056)) ] &&
+	   [[ "$res" == "reject id=03:21 reason=buffer hop=1"* ]]; echo $?)"
 sig h1 teardown 03:20 >/dev/null
 wait_conns 0 2
 on sw1 tc qdisc change dev swp2 root ethereal rt-buffer 1250000

@@ -32,6 +32,31 @@ TEST(paced_share_is_the_policed_burst)
 	EXPECT_EQ(1514ULL, ethereal_dl_paced(100000, 1514, 1514, 10 * MS));
 }
 
+/*
+ * The queue holds what a conforming source can have at the port while its
+ * bound holds. The fig6 case that lost frames with twice the burst: 5
+ * Mbit/s, 10 ms of burst, cyclic with a 20 ms cycle (a bound of two visits
+ * and the common term), which queues 12.4 full frames between visits.
+ */
+TEST(queue_holds_the_bound)
+{
+	u64 hop = ethereal_dl_cyclic_hop(2 * MS, 5 * MBIT, 6250, 20 * MS);
+
+	EXPECT_EQ(42 * MS, hop);
+	/* 6250 + 1514 + 42 ms of 5 Mbit/s */
+	EXPECT_EQ(6250ULL + 1514 + 26250, ethereal_dl_queue(5 * MBIT, 6250, 1514, hop, 0));
+	EXPECT_LT(12500ULL + 1514 * 13 / 10, ethereal_dl_queue(5 * MBIT, 6250, 1514, hop, 0));
+	/* a host's 50 ms of jitter: as much more of the rate */
+	EXPECT_EQ(6250ULL + 1514 + 26250 + 31250,
+		  ethereal_dl_queue(5 * MBIT, 6250, 1514, hop, 50 * MS));
+	/* never below the paper's twice the burst */
+	EXPECT_EQ(2 * 100000ULL, ethereal_dl_queue(MBIT, 100000, 1514, MS, 0));
+	/* no bound (no qdisc): the paper's rule */
+	EXPECT_EQ(2 * 6250ULL, ethereal_dl_queue(5 * MBIT, 6250, 1514, U64_MAX, 50 * MS));
+	/* saturates, so that admission refuses it for buffer */
+	EXPECT_EQ(U64_MAX, ethereal_dl_queue(ETHEREAL_RATE_MAX, 6250, 1514, U64_MAX - 1, MS));
+}
+
 TEST(cyclic_share_is_a_visit)
 {
 	/* two cycles' credit and the frame that overdraws */

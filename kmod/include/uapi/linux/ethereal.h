@@ -216,6 +216,10 @@ enum ethereal_conn_attr {
 					 * port (replies; absent: not scheduled
 					 * by the ethereal qdisc)
 					 */
+	ETHEREAL_CONN_A_BUFFER,		/* u32: bytes, its queue's limit on the
+					 * output port, what it takes of the
+					 * port's rt-buffer (replies)
+					 */
 	__ETHEREAL_CONN_A_MAX
 };
 
