@@ -43,7 +43,7 @@ static struct netlink_range_validation ethereal_nl_lifetime_range __ro_after_ini
 	.max = ETHEREAL_LIFETIME_MAX_MS,
 };
 
-/* Connections' and the qdisc's (sch_ethereal.c) rates. */
+/* Connections' and the qdisc's (sch_ethereal_config.c) rates. */
 struct netlink_range_validation ethereal_rate_range __ro_after_init = {
 	.min = ETHEREAL_RATE_MIN,
 	.max = ETHEREAL_RATE_MAX,

@@ -12,7 +12,7 @@ struct ethereal_sig_msg;
 
 int ethereal_genl_register(void);
 void ethereal_genl_unregister(void);
-/* Connections' and the qdisc's (sch_ethereal.c) rates. */
+/* Connections' and the qdisc's (sch_ethereal_config.c) rates. */
 extern struct netlink_range_validation ethereal_rate_range;
 /*
  * Monitor events (ETHEREAL_CMD_CONN_EVENT), RTNL held: about a signaled

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ethereal qdisc's state, shared by its files: sch_ethereal.c (the
- * data path and the qdisc's configuration), sch_ethereal_class.c (a queue
- * per connection, and tc's view of them) and sch_ethereal_port.c (the
- * qdisc as a switch port's scheduler).
+ * data path), sch_ethereal_config.c (tc's options and the qdisc's life),
+ * sch_ethereal_class.c (a queue per connection, and tc's view of them) and
+ * sch_ethereal_port.c (the qdisc as a switch port's scheduler).
  */
 #ifndef _SCH_ETHEREAL_H
 #define _SCH_ETHEREAL_H
@@ -112,8 +112,13 @@ static inline void ethereal_qhead_init(struct qdisc_skb_head *qh)
 extern struct Qdisc_ops ethereal_qdisc_ops;
 extern const struct Qdisc_class_ops ethereal_class_ops;
 
-/* sch_ethereal.c: out of its mode's scheduling structure (qdisc lock) */
+/* sch_ethereal.c: the data path, under the qdisc's lock */
+int ethereal_enqueue(struct sk_buff *skb, struct Qdisc *sch, struct sk_buff **to_free);
+struct sk_buff *ethereal_dequeue(struct Qdisc *sch);
+/* out of its mode's scheduling structure */
 void ethereal_deactivate(struct ethereal_sched *q, struct ethereal_class *cl);
+/* start over in the current mode, keeping the queues (mode change, reset) */
+void ethereal_reschedule(struct ethereal_sched *q);
 
 /* sch_ethereal_class.c */
 int ethereal_class_insert(struct ethereal_sched *q, const struct ethereal_conn *conn);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ethereal qdisc as the rest of the module sees it: registering it
- * (sch_ethereal.c), and what the switch asks of a port's scheduler
+ * (sch_ethereal_config.c), and what the switch asks of a port's scheduler
  * (sch_ethereal_port.c). The qdisc's own files share sch_ethereal.h.
  */
 #ifndef _ETHEREAL_SCH_PORT_H
@@ -14,7 +14,7 @@ struct ethereal_limits;
 struct ethereal_port;
 struct sk_buff;
 
-/* sch_ethereal.c */
+/* sch_ethereal_config.c */
 int ethereal_sched_register(void);
 void ethereal_sched_unregister(void);
 /* sch_ethereal_port.c */
