@@ -82,16 +82,54 @@ static u64 ethereal_host_jitter(const struct ethereal_port *in)
 }
 
 /*
+ * The queue a connection (RATE, BURST, MAX_PKT, JITTER) needs at a port
+ * under L whose common term is COMMON (bound.h): what it can have there
+ * while it keeps its contract. A port our qdisc does not schedule keeps
+ * the paper's twice the burst.
+ */
+static u64 ethereal_queue_at(const struct ethereal_limits *l, u64 common, u64 rate, u64 burst,
+			     u64 max_pkt, u64 jitter)
+{
+	return ethereal_dl_queue(rate, burst, max_pkt,
+				 l->sched ? ethereal_dl_stay(l->paced, l->cycle, common, rate,
+							     burst, max_pkt) : U64_MAX,
+				 jitter);
+}
+
+/*
+ * What the queues of PORT's connections take under L, its common term
+ * COMMON: each what it needs then, or what it has if more (none shrinks).
+ * O(connections), at admission and configuration only; a port our qdisc
+ * does not schedule keeps what it has.
+ */
+static u64 ethereal_port_queues(struct ethereal_port *port, const struct ethereal_limits *l,
+				u64 common)
+{
+	struct ethereal_conn *conn;
+	unsigned long id;
+	u64 sum = 0, q;
+
+	if (!l->sched)
+		return port->buffered;
+	xa_for_each(&port->out_conns, id, conn) {
+		q = ethereal_queue_at(l, common, conn->rate, conn->burst, conn->max_pkt,
+				      conn->jitter);
+		sum = ethereal_add_sat(sum, max(conn->queue, q));
+	}
+	return sum;
+}
+
+/*
  * Whether the connection CFG describes fits on PORT, its output: bandwidth,
  * connections, buffer, and the delay budget, its bound at most MAX_HOP
  * (U64_MAX: any). A: what it adds and what it is promised.
  */
-int ethereal_port_admit(const struct ethereal_port *port, const struct ethereal_conn_cfg *cfg,
+int ethereal_port_admit(struct ethereal_port *port, const struct ethereal_conn_cfg *cfg,
 			u64 max_hop, struct ethereal_admission *a,
 			struct netlink_ext_ack *extack)
 {
 	struct ethereal_limits l;
-	u64 limit;
+	u64 common;
 
 	ethereal_assert_config(port->sw);
 	ethereal_port_limits(port, &l);
@@ -123,13 +161,6 @@ int ethereal_port_admit(const struct ethereal_port *port, const struct ethereal_
 	a->budget = ethereal_limits_budget(&l);
 	a->hop = ethereal_dl_hop(l.paced, a->budget, cfg->rate, cfg->burst, l.cycle);
 	a->tol = l.sched && l.paced ? a->dl_b : cfg->burst;
-	a->queue = ethereal_dl_queue(cfg->rate, cfg->burst, cfg->max_pkt, a->hop,
-				     ethereal_host_jitter(cfg->in));
-	if (a->queue > l.rt_buffer || port->buffered > l.rt_buffer - a->queue) {
-		NL_SET_ERR_MSG(extack,
-			       "Not enough queue buffer left on the output port (rt-buffer)");
-		return -ENOBUFS;
-	}
 	if (a->hop > max_hop) {
 		if (l.sched)
 			NL_SET_ERR_MSG(extack,
@@ -139,16 +170,49 @@ int ethereal_port_admit(const struct ethereal_port *port, const struct ethereal_
 				       "The output port bounds no delay: it has no ethereal qdisc");
 		return -ETIME;
 	}
-	if (!l.sched)
-		return 0;
+	common = ethereal_dl_used(port, &l, a->dl_b, a->dl_v);
 	/* Every bound promised here holds: the budget then, and the one now. */
-	limit = min(a->budget, port->dl_floor);
-	if (ethereal_dl_used(port, &l, a->dl_b, a->dl_v) > limit) {
+	if (l.sched && common > min(a->budget, port->dl_floor)) {
 		NL_SET_ERR_MSG(extack,
 			       "The output port's delay budget cannot take the connection (delay)");
 		return -ETIME;
 	}
+	/* Its queue, and those already here grown to the port with it. */
+	a->jitter = ethereal_host_jitter(cfg->in);
+	a->queue = ethereal_queue_at(&l, common, cfg->rate, cfg->burst, cfg->max_pkt, a->jitter);
+	if (ethereal_add_sat(ethereal_port_queues(port, &l, common), a->queue) > l.rt_buffer) {
+		NL_SET_ERR_MSG(extack,
+			       "Not enough queue buffer left on the output port (rt-buffer)");
+		return -ENOBUFS;
+	}
 	return 0;
+}
+
+/*
+ * PORT's connections or limits changed: each queue grows to what it needs
+ * now, which admission, or ethereal_port_fits(), found room for. None
+ * shrinks: frames queued under the larger need may still be there.
+ */
+void ethereal_port_queues_update(struct ethereal_port *port)
+{
+	struct ethereal_conn *conn;
+	struct ethereal_limits l;
+	u64 common, q, sum = 0;
+	unsigned long id;
+
+	ASSERT_RTNL();
+	ethereal_port_limits(port, &l);
+	if (!l.sched)
+		return;
+	common = ethereal_port_dl_used(port, &l);
+	xa_for_each(&port->out_conns, id, conn) {
+		q = ethereal_queue_at(&l, common, conn->rate, conn->burst, conn->max_pkt,
+				      conn->jitter);
+		conn->queue = max(conn->queue, q);
+		sum = ethereal_add_sat(sum, conn->queue);
+	}
+	port->buffered = sum;
+	ethereal_sched_queues(port);
 }
 
 /* CONN, just admitted on PORT, its output, or leaving it: the sums. */
@@ -168,7 +232,10 @@ void ethereal_port_dl_del(struct ethereal_port *port, const struct ethereal_conn
 		port->dl_floor = U64_MAX;
 }
 
-/* PORT's cycle is CYCLE from now on: its connections' shares anew. */
+/*
+ * PORT's cycle is CYCLE from now on, or its settings changed: its
+ * connections' shares anew, and their queues.
+ */
 void ethereal_port_dl_rebase(struct ethereal_port *port, u64 cycle)
 {
 	struct ethereal_conn *conn;
@@ -183,6 +250,7 @@ void ethereal_port_dl_rebase(struct ethereal_port *port, u64 cycle)
 		port->dl_paced = ethereal_add_sat(port->dl_paced, conn->dl_b);
 		port->dl_cyclic = ethereal_add_sat(port->dl_cyclic, conn->dl_v);
 	}
+	ethereal_port_queues_update(port);
 }
 
 /*
@@ -217,6 +285,10 @@ int ethereal_port_fits(struct ethereal_port *port, const struct ethereal_limits 
 	used = ethereal_dl_common(l->rate, l->l_be, l->paced ? sum_b : sum_v, l->paced);
 	if (used > ethereal_limits_budget(l)) {
 		NL_SET_ERR_MSG(extack, "The port's connections take more than this delay budget");
+		return -EBUSY;
+	}
+	if (ethereal_port_queues(port, l, used) > l->rt_buffer) {
+		NL_SET_ERR_MSG(extack, "The port's connections' queues would exceed rt-buffer");
 		return -EBUSY;
 	}
 	xa_for_each(&port->out_conns, id, conn) {

@@ -199,6 +199,7 @@ struct ethereal_admission {
 	u64 budget;		/* the port's, promised; U64_MAX: none */
 	u64 hop;		/* the bound promised here; U64_MAX: none */
 	u64 tol;		/* the burst the port polices it to */
+	u64 jitter;		/* ns its frames may come late, bunched (a host's) */
 	u64 queue;		/* bytes: its queue's limit, charged to rt-buffer */
 };
 
@@ -206,7 +207,7 @@ struct ethereal_conn;
 struct ethereal_conn_cfg;
 
 /* admit.c: a port's admission, RTNL and the switch's lock held */
-int ethereal_port_admit(const struct ethereal_port *port, const struct ethereal_conn_cfg *cfg,
+int ethereal_port_admit(struct ethereal_port *port, const struct ethereal_conn_cfg *cfg,
 			u64 max_hop, struct ethereal_admission *a,
 			struct netlink_ext_ack *extack);
 int ethereal_port_fits(struct ethereal_port *port, const struct ethereal_limits *l,
@@ -214,6 +215,7 @@ int ethereal_port_fits(struct ethereal_port *port, const struct ethereal_limits 
 void ethereal_port_dl_add(struct ethereal_port *port, const struct ethereal_conn *conn);
 void ethereal_port_dl_del(struct ethereal_port *port, const struct ethereal_conn *conn);
 void ethereal_port_dl_rebase(struct ethereal_port *port, u64 cycle);
+void ethereal_port_queues_update(struct ethereal_port *port);
 u64 ethereal_limits_budget(const struct ethereal_limits *l);
 u64 ethereal_port_dl_used(const struct ethereal_port *port, const struct ethereal_limits *l);
 u32 ethereal_port_l_be(const struct ethereal_port *port, u32 mtu);

@@ -137,24 +137,43 @@ static inline u64 ethereal_dl_hop(bool paced, u64 budget, u64 rate, u64 burst, u
 }
 
 /*
- * The queue of a connection (RATE, BURST, MAX_PKT) at a port that promised
- * it HOP, and whose frames may arrive up to JITTER late, bunched (a host's
- * own queue in front of its first switch): every byte of it that can be
- * there at once while it keeps its contract, so that a conforming frame is
- * never dropped for want of room. A frame is here at most HOP, so the
- * queue holds what the source may send in HOP and JITTER more, its burst
- * and a frame for the rounding; never less than the paper's twice the
- * burst. A port that promises no bound (U64_MAX) queues nothing per
- * connection and keeps the paper's rule for its buffer.
+ * The longest a conforming frame of a connection (RATE, BURST, MAX_PKT)
+ * stays at a port whose common term is COMMON (U64_MAX: no bound): paced,
+ * its shaper's hold of what its burst has beyond what it is policed to
+ * (B_j), then the common term; cyclic, its bound.
  */
-static inline u64 ethereal_dl_queue(u64 rate, u64 burst, u64 max_pkt, u64 hop, u64 jitter)
+static inline u64 ethereal_dl_stay(bool paced, u64 cycle, u64 common, u64 rate, u64 burst,
+				   u64 max_pkt)
+{
+	u64 held;
+
+	if (common == U64_MAX)
+		return U64_MAX;
+	if (!paced)
+		return ethereal_dl_cyclic_hop(common, rate, burst, cycle);
+	held = ethereal_sub_sat(burst, ethereal_dl_paced(rate, burst, max_pkt, cycle));
+	return ethereal_add_sat(common, held ? ethereal_tx_ns(held, rate) : 0);
+}
+
+/*
+ * The queue of a connection (RATE, BURST, MAX_PKT) whose conforming frames
+ * stay at most STAY at a port, and may arrive up to JITTER late, bunched (a
+ * host's own queue in front of its first switch): every byte of it that
+ * can be there at once while it keeps its contract, so that no conforming
+ * frame is dropped for want of room. What is queued arrived within STAY,
+ * so the queue holds what the source may send in STAY and JITTER more, its
+ * burst and a frame for the rounding; never less than the paper's twice
+ * the burst. A port that bounds nothing (STAY U64_MAX) keeps the paper's
+ * rule.
+ */
+static inline u64 ethereal_dl_queue(u64 rate, u64 burst, u64 max_pkt, u64 stay, u64 jitter)
 {
 	u64 floor = ethereal_add_sat(burst, burst), q;
 
-	if (hop == U64_MAX)
+	if (stay == U64_MAX)
 		return floor;
 	q = ethereal_add_sat(ethereal_add_sat(burst, max_pkt),
-			     ethereal_bytes_in(rate, ethereal_add_sat(hop, jitter)));
+			     ethereal_bytes_in(rate, ethereal_add_sat(stay, jitter)));
 	return q > floor ? q : floor;
 }
 

@@ -181,6 +181,7 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->dl_budget = a.budget;
 	conn->dl_hop = a.hop;
 	conn->dl_tol = a.tol;
+	conn->jitter = a.jitter;
 	conn->queue = a.queue;
 	conn->delay = ethereal_add_sat(a.hop, ethereal_conn_link_ns(cfg));
 
@@ -215,6 +216,8 @@ struct ethereal_conn *ethereal_conn_add(const struct ethereal_conn_cfg *cfg,
 	conn->out->reserved += conn->rate;
 	conn->out->buffered += conn->queue;
 	ethereal_port_dl_add(conn->out, conn);
+	/* The others' frames may now stay longer: their queues grow. */
+	ethereal_port_queues_update(conn->out);
 	conn->in->sw->n_conns++;
 	ethereal_switch_changed(conn->in->sw);
 	atomic_inc(&ethereal_live[ETHEREAL_OBJ_CONN]);

@@ -40,8 +40,12 @@ struct ethereal_conn {
 	u64 dl_tol;			/* bytes: the burst policed to, as told */
 	u64 dl_b;			/* what it adds to the port's sums */
 	u64 dl_v;
+	u64 jitter;			/* ns its frames may come late, bunched:
+					 * its host's discard window, at setup
+					 */
 	u64 queue;			/* bytes: its queue's limit on the output
-					 * port, charged to its rt-buffer
+					 * port, charged to its rt-buffer; grows
+					 * with the port's common term
 					 */
 	struct ethereal_conn_sig sig;	/* ETHEREAL_ORIGIN_SIGNALED only */
 	struct ethereal_stats __percpu *stats;

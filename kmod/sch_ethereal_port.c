@@ -120,13 +120,18 @@ void ethereal_sched_fill_limits(const struct ethereal_sched *q, const struct eth
 int ethereal_sched_mtu_fits(struct ethereal_port *port, u32 mtu)
 {
 	struct ethereal_limits l;
+	int err;
 
 	ASSERT_RTNL();
 	if (!port->sched || !port->n_out)
 		return 0;
 	ethereal_sched_fill_limits(port->sched, port, &l);
 	l.l_be = ethereal_port_l_be(port, mtu);
-	return ethereal_port_fits(port, &l, NULL);
+	err = ethereal_port_fits(port, &l, NULL);
+	/* The device has MTU already: a longer frame, longer stays. */
+	if (!err && mtu == READ_ONCE(port->dev->mtu))
+		ethereal_port_queues_update(port);
+	return err;
 }
 
 /* PORT's limits, when its scheduler is ours. */
@@ -144,6 +149,26 @@ bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_lim
 u64 ethereal_sched_rate(const struct ethereal_port *port)
 {
 	return port->sched ? port->sched->rate : 0;
+}
+
+/* Its connections' queues grew (admit.c): their classes' limits with them. */
+void ethereal_sched_queues(struct ethereal_port *port)
+{
+	struct ethereal_sched *q = port->sched;
+	struct ethereal_conn *conn;
+	struct ethereal_class *cl;
+	unsigned long qid;
+
+	ASSERT_RTNL();
+	if (!q)
+		return;
+	sch_tree_lock(q->sch);
+	xa_for_each(&q->classes, qid, cl) {
+		conn = xa_load(&port->out_conns, qid);
+		if (conn)
+			cl->limit = min_t(u64, conn->queue, U32_MAX);
+	}
+	sch_tree_unlock(q->sch);
 }
 
 int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn)

@@ -24,6 +24,7 @@ bool ethereal_sched_limits(const struct ethereal_port *port, struct ethereal_lim
 int ethereal_sched_mtu_fits(struct ethereal_port *port, u32 mtu);
 u64 ethereal_sched_rate(const struct ethereal_port *port);
 int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn);
+void ethereal_sched_queues(struct ethereal_port *port);
 void ethereal_sched_conn_del(struct ethereal_port *port, struct ethereal_conn *conn);
 int ethereal_sched_put_hop(struct sk_buff *msg, const struct ethereal_conn *conn);
 

@@ -398,7 +398,7 @@ static int ethereal_netdev_event(struct notifier_block *nb,
 			err = ethereal_sched_mtu_fits(port, READ_ONCE(dev->mtu));
 			if (err) {
 				netdev_warn(dev,
-					    "MTU change refused: the delay bounds of its connections rest on it\n");
+					    "MTU change refused: its connections' delay bounds or queues rest on it\n");
 				return notifier_from_errno(err);
 			}
 		}

@@ -61,8 +61,8 @@ bool rttr_ctl_alive(struct rttr *r);
 
 /*
  * When the switches have forwarded all R sent: within the path's delay
- * bound when rtcd told one (each switch sizes the connection's queue to
- * its bound), else 2 x burst at the rate a hop, the paper's queue.
+ * bound when rtcd told one (a conforming frame is through each switch
+ * within its bound), else 2 x burst at the rate a hop, the paper's queue.
  */
 uint64_t rttr_drained_at(const struct rttr *r);
 

@@ -12,7 +12,9 @@
 # holds"). The paper's queue of twice the burst dropped such frames
 # (bench fig5 and fig6 at c584e08). The stream is sent at 95% of its
 # reservation; ports at 10 Mbit/s with a 30 ms delay budget, as the
-# bench's.
+# bench's. Each connection's queue is checked against bound.h's sizing,
+# and the TCP flow against a tenth of the link, so that a run without it
+# cannot pass as one behind it.
 # timeout=300
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -32,31 +34,57 @@ WINDOW=$(slow 50)
 NICQ=$((LINK / 8 * WINDOW / 1000))
 SECS=6
 
-# tcp_start: a greedy TCP flow from h1 to h2 for the run's length, after
-# any earlier try's
+# mark: the class's drops before a try (flows_go runs it before each)
+mark() { _d0=$(class_stat sw1 swp2 dropped); }
+
+# tcp_start: mark, and a greedy TCP flow from h1 to h2 for the run's
+# length, once an earlier try's is over
 tcp_start() {
 	local i
-	[ -z "$_tcp" ] || wait "$_tcp"
+	mark
+	[ -z "$_tcp" ] || wait "$_tcp" "$_srv"
 	on_bg h2 iperf3 -s -1 -p 5201 >/dev/null 2>&1
+	_srv=$!
 	for i in $(seq 100); do
 		on h2 ss -Htln "sport = :5201" | grep -q . && break
 		sleep 0.1
 	done
-	on_bg h1 iperf3 -c "$(host_ip h2)" -p 5201 -t $((SECS + 1)) >/dev/null 2>&1
+	on_bg h1 iperf3 -c "$(host_ip h2)" -p 5201 -t $((SECS + 1)) -J >"$_flow_dir/tcp.json"
 	_tcp=$!
 	sleep 0.5
 }
 
+# queue_want MODE CYCLE_NS: the queue bound.h gives the connection at
+# swp2 now: its burst, a frame, and its rate over its stay (paced: the
+# port's common term; cyclic: its visits, at most max(cycle, common term)
+# apart, and the common term) and the discard window; at least 2 x burst
+queue_want() {
+	local common
+	common=$(on sw1 tc -j qdisc show dev swp2 | jq '.[0].options.delay_used')
+	awk -v m="$1" -v c="$2" -v t="$common" -v r="$RATE" -v b="$BURST" -v l="$FRAME" \
+		-v j=$((WINDOW * 1000000)) 'BEGIN {
+		q = int(r * c / 8e9)
+		stay = t
+		if (m == "cyclic") {
+			v = int(b / q) + (b % q ? 1 : 0) + 1
+			stay = v * (c > t ? c : t) + t
+		}
+		n = b + l + int(r * (stay + j) / 8e9)
+		print (n > 2 * b ? n : 2 * b) }'
+}
+
 # run MODE CYCLE_MS [tcp]
 run() {
-	local mode=$1 cycle=$2 tcp=${3:-} name d0 dropped buf
+	local mode=$1 cycle=$2 tcp=${3:-} name dropped buf want goodput
 	name="$mode ${cycle} ms${tcp:+, TCP beside}"
 	ports_qdisc sw1 "${LINK}bit" rt-limit 80% mode "$mode" cycle "$(slow "$cycle")ms" \
 		delay "$(slow 30)ms" discard-window "${WINDOW}ms"
 	ctl sw1 conn add dev swp1 id 03:09 out swp2 lladdr "$(host_mac h2)" \
 		daddr "$(host_ip h2)" swap rate "$RATE" burst "$BURST"
 	buf=$(json_first "$(ctl sw1 -j conn show dev swp1 id 03:09)" buffer)
-	d0=$(class_stat sw1 swp2 dropped)
+	want=$(queue_want "$mode" $(($(slow "$cycle") * 1000000)))
+	ktap_result "$name: the queue holds the connection's stay and the discard window" \
+		"$([ "$buf" = "$want" ]; echo $?)" "a queue of $buf bytes, $want wanted"
 	# The sender's contract here is what the switch takes: its burst
 	# and a window of its rate (the host's bunching, which shows as the
 	# sender catching up after its NIC was full).
@@ -65,19 +93,24 @@ run() {
 	_tcp=
 	if [ -n "$tcp" ]; then
 		flows_go tcp_start
-		wait "$_tcp"
+		wait "$_tcp" "$_srv"
+		goodput=$(jq '.end.sum_received.bits_per_second | floor' "$_flow_dir/tcp.json" \
+			2>/dev/null)
 	else
-		flows_go
+		flows_go mark
 	fi
-	dropped=$(($(class_stat sw1 swp2 dropped) - d0))
-	ktap_info "$name: a queue of $buf bytes, $dropped dropped; $(flow_rx rt)"
+	dropped=$(($(class_stat sw1 swp2 dropped) - _d0))
+	ktap_info "$name: a queue of $buf bytes, $dropped dropped${tcp:+, TCP ${goodput:-none} bit/s};" \
+		"$(flow_rx rt)"
 	ktap_check "$name: the sender kept its rate, bunched within the window" senders_ok rt
-	ktap_explain "$name: every frame arrived, none dropped at the switch" \
-		"$([ "$dropped" = 0 ] && delivered rt 1; echo $?)" path_drops h1 sw1 swp1 swp2 h2
+	ktap_explain "$name: every frame arrived, none dropped at the switch${tcp:+, beside TCP}" \
+		"$([ "$dropped" = 0 ] && delivered rt 1 &&
+		   { [ -z "$tcp" ] || [ "${goodput:-0}" -ge $((LINK / 10)) ]; }; echo $?)" \
+		path_drops h1 sw1 swp1 swp2 h2
 	ctl sw1 conn del dev swp1 id 03:09
 }
 
-ktap_begin 8
+ktap_begin 12
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 command -v iperf3 >/dev/null || ktap_skip_all "iperf3 is not installed"
 TOPO_OFFLOAD=off topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"

@@ -38,6 +38,23 @@ TEST(paced_share_is_the_policed_burst)
  * Mbit/s, 10 ms of burst, cyclic with a 20 ms cycle (a bound of two visits
  * and the common term), which queues 12.4 full frames between visits.
  */
+/* How long a conforming frame stays at a port (what its queue must cover). */
+TEST(stay)
+{
+	/* paced, the burst within its policing: the common term alone */
+	EXPECT_EQ(3 * MS, ethereal_dl_stay(true, 10 * MS, 3 * MS, 5 * MBIT, 6250, 1514));
+	/*
+	 * paced, 25000 bytes of burst policed to 7764: the rest, 17236
+	 * bytes, waits in the shaper at 5 Mbit/s, 27.5776 ms (rounded up)
+	 */
+	EXPECT_EQ(3 * MS + 27577601, ethereal_dl_stay(true, 10 * MS, 3 * MS, 5 * MBIT, 25000, 1514));
+	/* cyclic: its bound over the common term */
+	EXPECT_EQ(ethereal_dl_cyclic_hop(3 * MS, 5 * MBIT, 6250, 20 * MS),
+		  ethereal_dl_stay(false, 20 * MS, 3 * MS, 5 * MBIT, 6250, 1514));
+	/* no bound */
+	EXPECT_EQ(U64_MAX, ethereal_dl_stay(true, 10 * MS, U64_MAX, 5 * MBIT, 6250, 1514));
+}
+
 TEST(queue_holds_the_bound)
 {
 	u64 hop = ethereal_dl_cyclic_hop(2 * MS, 5 * MBIT, 6250, 20 * MS);

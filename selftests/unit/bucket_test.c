@@ -256,7 +256,8 @@ TEST(ready_at)
  * What rttr_send() does: credit the time passed at every send, take frames
  * while the bucket holds them. Whatever the ticks' lateness and the
  * sender's idle spells, what leaves in any interval stays within
- * burst + B x interval: the switch's queue of 2 x burst has room to spare.
+ * burst + B x interval: the switch's queue, at least 2 x burst, has room to
+ * spare.
  */
 TEST(sends_conform_to_burst_and_rate)
 {

@@ -395,7 +395,9 @@ enum {
 	TCA_ETHEREAL_CLASS_PAD,
 	TCA_ETHEREAL_CLASS_RATE,	/* u64: bit/s */
 	TCA_ETHEREAL_CLASS_BURST,	/* u32: bytes */
-	TCA_ETHEREAL_CLASS_LIMIT,	/* u32: queue limit, bytes (2 x burst) */
+	TCA_ETHEREAL_CLASS_LIMIT,	/* u32: queue limit, bytes (the connection's
+					 * queue, at least 2 x burst)
+					 */
 	TCA_ETHEREAL_CLASS_IN_IFINDEX,	/* u32: the connection's input port */
 	TCA_ETHEREAL_CLASS_IN_ID,	/* u16: and its ID there */
 	__TCA_ETHEREAL_CLASS_MAX
