@@ -68,17 +68,20 @@ u64 ethereal_port_dl_used(const struct ethereal_port *port, const struct etherea
 }
 
 /*
- * How late and bunched a connection's frames may reach the switch from IN:
- * from a host, behind the host's own best effort in its queue, as far as
- * preemptive discard lets that run ahead of its residual, a window; from
- * another switch, as its own promise says, which its bound already counts.
+ * How late and bunched the frames of the connection CFG describes may
+ * reach the switch, at most ETHEREAL_HOST_JITTER_MAX_NS: from a host,
+ * behind the host's own best effort in its queue, as far as preemptive
+ * discard lets that run ahead of its residual, a window; from another
+ * switch, by as much as the switches before may delay them, the bound of
+ * the path before this one (0 when signaling did not say: a static
+ * connection, or a switch of a version before delay bounds).
  */
-static u64 ethereal_host_jitter(const struct ethereal_port *in)
+static u64 ethereal_arrival_jitter(const struct ethereal_conn_cfg *cfg)
 {
 	ASSERT_RTNL();	/* which ethereal_discard_set() holds to change it */
-	if (in->role != ETHEREAL_PORT_PERIPHERAL)
-		return 0;
-	return in->discard.window;
+	if (cfg->in->role != ETHEREAL_PORT_PERIPHERAL)
+		return min(cfg->before, ETHEREAL_HOST_JITTER_MAX_NS);
+	return min(cfg->in->discard.window, ETHEREAL_HOST_JITTER_MAX_NS);
 }
 
 /*
@@ -178,7 +181,7 @@ int ethereal_port_admit(struct ethereal_port *port, const struct ethereal_conn_c
 		return -ETIME;
 	}
 	/* Its queue, and those already here grown to the port with it. */
-	a->jitter = ethereal_host_jitter(cfg->in);
+	a->jitter = ethereal_arrival_jitter(cfg);
 	a->queue = ethereal_queue_at(&l, common, cfg->rate, cfg->burst, cfg->max_pkt, a->jitter);
 	if (ethereal_add_sat(ethereal_port_queues(port, &l, common), a->queue) > l.rt_buffer) {
 		NL_SET_ERR_MSG(extack,

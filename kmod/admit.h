@@ -191,6 +191,12 @@ struct ethereal_limits {
 
 #define ETHEREAL_RT_BUFFER_NS	1000000000ULL	/* default pool: 1 s of the link */
 #define ETHEREAL_CYCLE_DEFAULT	10000000ULL	/* the paper's 10 ms */
+/*
+ * The most bunching a connection's queue takes in beyond its stay
+ * (admit.c): a discard window past it is one that no longer tames the
+ * host's queue, and seconds of a real-time stream are of no use queued.
+ */
+#define ETHEREAL_HOST_JITTER_MAX_NS	1000000000ULL
 
 /* What admission tells of a connection it takes (bound.h). */
 struct ethereal_admission {

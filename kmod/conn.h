@@ -41,7 +41,8 @@ struct ethereal_conn {
 	u64 dl_b;			/* what it adds to the port's sums */
 	u64 dl_v;
 	u64 jitter;			/* ns its frames may come late, bunched:
-					 * its host's discard window, at setup
+					 * its host's discard window, or the
+					 * bound of the path before, at setup
 					 */
 	u64 queue;			/* bytes: its queue's limit on the output
 					 * port, charged to its rt-buffer; grows
@@ -68,6 +69,10 @@ struct ethereal_conn_cfg {
 	u32 max_pkt;
 	u64 max_delay;			/* ns its bound here may be, link from a
 					 * host included; 0: any
+					 */
+	u64 before;			/* ns: the bound of the path before this
+					 * switch (signaling); 0: a host, or not
+					 * known
 					 */
 };
 

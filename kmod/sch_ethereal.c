@@ -191,7 +191,7 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		goto queued;
 	}
 
-	if ((u64)cl->backlog + len > cl->limit) {
+	if ((u64)cl->backlog + len > READ_ONCE(cl->limit)) {
 		cl->qstats.drops++;
 		q->x.rt_drops++;
 		return qdisc_drop(skb, sch, to_free);

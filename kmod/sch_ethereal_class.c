@@ -187,7 +187,7 @@ static int ethereal_dump_class(struct Qdisc *sch, unsigned long arg,
 	if (nla_put_u64_64bit(skb, TCA_ETHEREAL_CLASS_RATE, cl->rate,
 			      TCA_ETHEREAL_CLASS_PAD) ||
 	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_BURST, cl->burst) ||
-	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_LIMIT, cl->limit) ||
+	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_LIMIT, READ_ONCE(cl->limit)) ||
 	    nla_put_u32(skb, TCA_ETHEREAL_CLASS_IN_IFINDEX, cl->in_ifindex) ||
 	    nla_put_u16(skb, TCA_ETHEREAL_CLASS_IN_ID, cl->in_id))
 		goto nla_put_failure;

@@ -49,8 +49,15 @@ void ethereal_sched_bind(struct ethereal_port *port)
 		return;
 	q = qdisc_priv(root);
 	if (q->port == port) {
-		/* Still bound, with its queues: it schedules the port again. */
+		/*
+		 * Still bound, with its queues: it schedules the port again,
+		 * with its own cycle's shares, and its classes take the queues
+		 * a replacement that failed may have grown meanwhile (which
+		 * may leave them above its rt-buffer: admission then refuses
+		 * until connections leave).
+		 */
 		port->sched = q;
+		ethereal_port_dl_rebase(port, q->cycle);
 		ethereal_discard_set(port, q->rate, q->discard_window);
 	} else {
 		ethereal_sched_attach(q, port);
@@ -151,7 +158,12 @@ u64 ethereal_sched_rate(const struct ethereal_port *port)
 	return port->sched ? port->sched->rate : 0;
 }
 
-/* Its connections' queues grew (admit.c): their classes' limits with them. */
+/*
+ * Its connections' queues grew (admit.c): their classes' limits with them.
+ * Not under the tree lock, which would hold the port's traffic for the
+ * whole walk at every setup: RTNL keeps the classes (they are freed under
+ * it), and enqueue reads a limit once, a word, either value right.
+ */
 void ethereal_sched_queues(struct ethereal_port *port)
 {
 	struct ethereal_sched *q = port->sched;
@@ -162,13 +174,11 @@ void ethereal_sched_queues(struct ethereal_port *port)
 	ASSERT_RTNL();
 	if (!q)
 		return;
-	sch_tree_lock(q->sch);
 	xa_for_each(&q->classes, qid, cl) {
 		conn = xa_load(&port->out_conns, qid);
 		if (conn)
-			cl->limit = min_t(u64, conn->queue, U32_MAX);
+			WRITE_ONCE(cl->limit, min_t(u64, conn->queue, U32_MAX));
 	}
-	sch_tree_unlock(q->sch);
 }
 
 int ethereal_sched_conn_add(struct ethereal_port *port, struct ethereal_conn *conn)

@@ -258,6 +258,8 @@ static void ethereal_sig_install(struct ethereal_port *in, struct ethereal_port 
 		ethereal_sig_refuse(in, peer, req, ETHEREAL_SIG_R_DELAY, hop);
 		return;
 	}
+	/* Its frames may come as late as the switches before may delay them. */
+	cfg.before = before == ETHEREAL_SIG_DELAY_NONE ? 0 : before;
 	if (cfg.to_host)
 		ether_addr_copy(cfg.out_mac, mac);
 	conn = ethereal_conn_add(&cfg, NULL);

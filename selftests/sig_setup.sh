@@ -57,7 +57,7 @@ wait_conns() {
 	return 1
 }
 
-ktap_begin 57
+ktap_begin 58
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2 sw2:h3 sw3:h4 sw1-sw2 sw2-sw3" ||
 	ktap_skip_all "cannot build topology"
@@ -115,6 +115,16 @@ ktap_info "$res"
 ktap_result "3 switches: h1 -> h4 accepted, 3 hops" \
 	"$([[ "$res" == "accept id=03:0a "*"hops=3 "* ]]; echo $?)"
 ktap_result "3 switches: one signaled connection on each switch" "$(all_conns 1; echo $?)"
+# The second switch's queue takes in what the first may delay the frames
+# by, its bound (the SETUP's DELAY there): its burst, a frame and that
+# much of its rate at least.
+d1=$(ctl sw1 -j conn show br0 | jq '.[0].delay_ns // 0')
+b2=$(ctl sw2 -j conn show br0 | jq '.[0].buffer // 0')
+ktap_result "3 switches: the second switch's queue takes in what the first may delay" \
+	"$(awk -v b="$b2" -v d="$d1" 'BEGIN {
+		if (d > 1e9) d = 1e9
+		exit !(d > 0 && b >= 6056 + 1514 + int(2e6 * d / 8e9)) }'; echo $?)" \
+	"a queue of $b2 bytes at sw2, $d1 ns bound at sw1"
 host_proxy h1 03:0a
 res=$(udp_flow h1 h4 "$(proxy_ip 03:0a)" 50 1000 100)
 ktap_result "3 switches: datagrams reach h4's plain socket" $?

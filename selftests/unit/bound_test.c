@@ -32,12 +32,6 @@ TEST(paced_share_is_the_policed_burst)
 	EXPECT_EQ(1514ULL, ethereal_dl_paced(100000, 1514, 1514, 10 * MS));
 }
 
-/*
- * The queue holds what a conforming source can have at the port while its
- * bound holds. The fig6 case that lost frames with twice the burst: 5
- * Mbit/s, 10 ms of burst, cyclic with a 20 ms cycle (a bound of two visits
- * and the common term), which queues 12.4 full frames between visits.
- */
 /* How long a conforming frame stays at a port (what its queue must cover). */
 TEST(stay)
 {
@@ -55,6 +49,12 @@ TEST(stay)
 	EXPECT_EQ(U64_MAX, ethereal_dl_stay(true, 10 * MS, U64_MAX, 5 * MBIT, 6250, 1514));
 }
 
+/*
+ * The queue holds what a conforming source can have at the port while its
+ * bound holds. The fig6 case that lost frames with twice the burst: 5
+ * Mbit/s, 10 ms of burst, cyclic with a 20 ms cycle (a bound of two visits
+ * and the common term), which queues 12.4 full frames between visits.
+ */
 TEST(queue_holds_the_bound)
 {
 	u64 hop = ethereal_dl_cyclic_hop(2 * MS, 5 * MBIT, 6250, 20 * MS);
