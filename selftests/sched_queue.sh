@@ -37,29 +37,12 @@ SECS=6
 # mark: the class's drops before a try (flows_go runs it before each)
 mark() { _d0=$(class_stat sw1 swp2 dropped); }
 
-# tcp_end: the client's end, then the server's (gone, should the client
-# never have reached it)
-tcp_end() {
-	wait "$_tcp"
-	kill "$_srv" 2>/dev/null
-	wait "$_srv"
-}
-
 # tcp_start: mark, and a greedy TCP flow from h1 to h2 for the run's
 # length, once an earlier try's is over
 tcp_start() {
-	local i
 	mark
-	[ -z "$_tcp" ] || tcp_end
-	on_bg h2 iperf3 -s -1 -p 5201 >/dev/null 2>&1
-	_srv=$!
-	for i in $(seq 100); do
-		on h2 ss -Htln "sport = :5201" | grep -q . && break
-		sleep 0.1
-	done
-	on_bg h1 iperf3 -c "$(host_ip h2)" -p 5201 -t $((SECS + 1)) -J >"$_flow_dir/tcp.json"
-	_tcp=$!
-	sleep 0.5
+	tcp_flow_end
+	tcp_flow_start h1 h2 $((SECS + 1)) "$_flow_dir/tcp.json"
 }
 
 # queue_want MODE CYCLE_NS: the queue bound.h gives the connection at
@@ -101,7 +84,7 @@ run() {
 	_tcp=
 	if [ -n "$tcp" ]; then
 		flows_go tcp_start
-		tcp_end
+		tcp_flow_end
 		goodput=$(jq '.end.sum_received.bits_per_second | floor' "$_flow_dir/tcp.json" \
 			2>/dev/null)
 	else

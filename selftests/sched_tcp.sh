@@ -22,17 +22,9 @@ SIZE=1472
 # tcp_start: a greedy TCP flow from h1 to h2 for the run's length, after
 # any earlier try's; preemptive discards counted from here
 tcp_start() {
-	local i
-	[ -z "$_tcp" ] || wait "$_tcp"
+	tcp_flow_end
 	_early0=$(port_stat sw1 swp1 drop_early)
-	on_bg h2 iperf3 -s -1 -p 5201 >/dev/null 2>&1
-	for i in $(seq 100); do
-		on h2 ss -Htln "sport = :5201" | grep -q . && break
-		sleep 0.1
-	done
-	on_bg h1 iperf3 -c "$(host_ip h2)" -p 5201 -t $((SECS + 1)) -J >"$_flow_dir/tcp.json"
-	_tcp=$!
-	sleep 0.5
+	tcp_flow_start h1 h2 $((SECS + 1)) "$_flow_dir/tcp.json"
 }
 
 # The reservation's burst: 100 ms at its rate (of machine time: slow). Real
@@ -49,7 +41,7 @@ run() { # percent
 	flow_start rt h1 h2 "$(proxy_ip 03:09)" 5000 "$rate" $SECS $SIZE $burst
 	_tcp=
 	flows_go tcp_start
-	wait "$_tcp"
+	tcp_flow_end
 	goodput=$(jq '.end.sum_received.bits_per_second | floor' "$_flow_dir/tcp.json")
 	res=$((LINK - rate))
 	rt=$(flow_rx rt)

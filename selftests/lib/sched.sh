@@ -218,3 +218,30 @@ path_drops() {
 		"$to UdpRcvbufErrors $(rcvbuf_errors "$to");" \
 		"softnet $(softnet_drops)"
 }
+
+# tcp_flow_start FROM TO SECONDS JSON: a greedy TCP flow (iperf3) from FROM
+# to TO for SECONDS, its client's report in JSON, once the server listens;
+# tcp_flow_end waits for the client, and then ends the server, which an
+# iperf3 -1 does alone unless the client never reached it. A test resets
+# _tcp before a run whose tries start one each.
+_tcp=
+_tcp_srv=
+tcp_flow_start() {
+	local i
+	on_bg "$2" iperf3 -s -1 -p 5201 >/dev/null 2>&1
+	_tcp_srv=$!
+	for i in $(seq 100); do
+		on "$2" ss -Htln "sport = :5201" | grep -q . && break
+		sleep 0.1
+	done
+	on_bg "$1" iperf3 -c "$(host_ip "$2")" -p 5201 -t "$3" -J >"$4"
+	_tcp=$!
+	sleep 0.5
+}
+tcp_flow_end() {
+	[ -n "$_tcp" ] || return 0
+	wait "$_tcp"
+	kill "$_tcp_srv" 2>/dev/null
+	wait "$_tcp_srv"
+	_tcp=
+}
