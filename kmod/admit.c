@@ -101,12 +101,12 @@ static u64 ethereal_queue_at(const struct ethereal_limits *l, u64 common, u64 ra
 
 /*
  * What the queues of PORT's connections take under L, its common term
- * COMMON: each what it needs then, or what it has if more (none shrinks).
- * O(connections), at admission and configuration only; a port our qdisc
- * does not schedule keeps what it has.
+ * COMMON: each what it needs then, or what it has if more (none shrinks);
+ * with GROW, each takes that size. O(connections), at admission and
+ * configuration only; a port our qdisc does not schedule keeps what it has.
  */
 static u64 ethereal_port_queues(struct ethereal_port *port, const struct ethereal_limits *l,
-				u64 common)
+				u64 common, bool grow)
 {
 	struct ethereal_conn *conn;
 	unsigned long id;
@@ -115,9 +115,11 @@ static u64 ethereal_port_queues(struct ethereal_port *port, const struct etherea
 	if (!l->sched)
 		return port->buffered;
 	xa_for_each(&port->out_conns, id, conn) {
-		q = ethereal_queue_at(l, common, conn->rate, conn->burst, conn->max_pkt,
-				      conn->jitter);
-		sum = ethereal_add_sat(sum, max(conn->queue, q));
+		q = max(conn->queue, ethereal_queue_at(l, common, conn->rate, conn->burst,
+						       conn->max_pkt, conn->jitter));
+		if (grow)
+			conn->queue = q;
+		sum = ethereal_add_sat(sum, q);
 	}
 	return sum;
 }
@@ -183,7 +185,8 @@ int ethereal_port_admit(struct ethereal_port *port, const struct ethereal_conn_c
 	/* Its queue, and those already here grown to the port with it. */
 	a->jitter = ethereal_arrival_jitter(cfg);
 	a->queue = ethereal_queue_at(&l, common, cfg->rate, cfg->burst, cfg->max_pkt, a->jitter);
-	if (ethereal_add_sat(ethereal_port_queues(port, &l, common), a->queue) > l.rt_buffer) {
+	if (ethereal_add_sat(ethereal_port_queues(port, &l, common, false), a->queue) >
+	    l.rt_buffer) {
 		NL_SET_ERR_MSG(extack,
 			       "Not enough queue buffer left on the output port (rt-buffer)");
 		return -ENOBUFS;
@@ -198,23 +201,13 @@ int ethereal_port_admit(struct ethereal_port *port, const struct ethereal_conn_c
  */
 void ethereal_port_queues_update(struct ethereal_port *port)
 {
-	struct ethereal_conn *conn;
 	struct ethereal_limits l;
-	u64 common, q, sum = 0;
-	unsigned long id;
 
 	ASSERT_RTNL();
 	ethereal_port_limits(port, &l);
 	if (!l.sched)
 		return;
-	common = ethereal_port_dl_used(port, &l);
-	xa_for_each(&port->out_conns, id, conn) {
-		q = ethereal_queue_at(&l, common, conn->rate, conn->burst, conn->max_pkt,
-				      conn->jitter);
-		conn->queue = max(conn->queue, q);
-		sum = ethereal_add_sat(sum, conn->queue);
-	}
-	port->buffered = sum;
+	port->buffered = ethereal_port_queues(port, &l, ethereal_port_dl_used(port, &l), true);
 	ethereal_sched_queues(port);
 }
 
@@ -290,7 +283,7 @@ int ethereal_port_fits(struct ethereal_port *port, const struct ethereal_limits 
 		NL_SET_ERR_MSG(extack, "The port's connections take more than this delay budget");
 		return -EBUSY;
 	}
-	if (ethereal_port_queues(port, l, used) > l->rt_buffer) {
+	if (ethereal_port_queues(port, l, used, false) > l->rt_buffer) {
 		NL_SET_ERR_MSG(extack, "The port's connections' queues would exceed rt-buffer");
 		return -EBUSY;
 	}
