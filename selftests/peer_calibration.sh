@@ -58,7 +58,9 @@ TRIES=3
 # refill never (bench/fig4)
 SB_RATE=$(machine_rate 2000000)
 SB_OFFER=$((SB_RATE * 95 / 100))
-SB_DEPTH=$((2 * 2 * (SIZE + 42)))	# 2 bursts of 2 frames (its rate x cycle is less)
+# its meter's depth: 2 bursts of 2 frames (its rate x cycle is less) and
+# its rate over tc-configs/peer's host jitter, 50 ms
+SB_DEPTH=$((2 * 2 * (SIZE + 42) + SB_RATE * 50000 / 8000000))
 
 # The rates of a run from the receive stamps (ns, one a line, in files
 # ending in .be, .rt and, with a sibling, .sb): phase one from WARM after
