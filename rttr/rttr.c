@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include <linux/ethereal_sig.h>
+#include <linux/pkt_sched.h>
 
 #include "clock.h"
 #include "rtcd_sock.h"
@@ -523,9 +524,15 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	 * and a datagram over the MTU fails with EMSGSIZE instead. And a
 	 * datagram the host's own queue (its NIC's qdisc) drops fails with
 	 * ENOBUFS, for the caller to send again: UDP drops it silently
-	 * without IP_RECVERR.
+	 * without IP_RECVERR. And the host's own queue serves the stream
+	 * first where it can (pfifo_fast's and fq's top band): it is shaped
+	 * to its reservation, so it cannot starve the host's other traffic,
+	 * which would otherwise hold it as a NIC FIFO does (the highest
+	 * priority a process may set without CAP_NET_ADMIN).
 	 */
 	if (r->fd < 0 ||
+	    setsockopt(r->fd, SOL_SOCKET, SO_PRIORITY, &(int){ TC_PRIO_INTERACTIVE },
+		       sizeof(int)) ||
 	    setsockopt(r->fd, IPPROTO_IP, IP_MTU_DISCOVER, &(int){ IP_PMTUDISC_DO },
 		       sizeof(int)) ||
 	    setsockopt(r->fd, IPPROTO_IP, IP_RECVERR, &(int){ 1 }, sizeof(int)) ||
