@@ -172,7 +172,9 @@ def cdf_panel(ax, data, curves, title, key="delay_cdf_us"):
 
 def save(fig, data, title, out):
     fig.suptitle(f"{title}\n{subtitle(data)}", fontsize=10)
-    fig.tight_layout()
+    # (the two lines of the title kept clear of the top row's titles,
+    # whatever the figure's height)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig.get_figheight()))
     fig.savefig(out, dpi=100)
     plt.close(fig)
 
@@ -269,14 +271,23 @@ def demo(data, out):
 def fig5(data, out):
     """A panel per configuration and reservation: the real-time stream's
     and TCP's 80 ms sliding-window rates over time (the first valid run),
-    the paper's Fig. 5."""
+    the paper's Fig. 5; below, per reservation, the stream's delay
+    distribution in each configuration (every valid run)."""
     res = data["results"]
     configs = list(dict.fromkeys(r["config"] for r in res))
     pcts = sorted({r["reserved_pct"] for r in res})
     link = data["parameters"]["link_bps"] / 1e6
-    fig, axes = plt.subplots(len(configs), len(pcts), sharex=True, sharey=True,
-                             figsize=(max(10, 6 * len(pcts)), 1.9 * len(configs) + 1),
-                             squeeze=False)
+    fig = plt.figure(figsize=(max(10, 6 * len(pcts)), 1.9 * len(configs) + 4))
+    gs = fig.add_gridspec(len(configs) + 1, len(pcts),
+                          height_ratios=[1] * len(configs) + [1.8])
+    first = fig.add_subplot(gs[0, 0])
+    axes = [[first if (i, j) == (0, 0) else fig.add_subplot(gs[i, j], sharex=first, sharey=first)
+             for j in range(len(pcts))] for i in range(len(configs))]
+    for j, pct in enumerate(pcts):
+        cdf_panel(fig.add_subplot(gs[len(configs), j]), data,
+                  [(r["config"], with_p(r, r["rt"]), {"color": color(r["config"])})
+                   for r in res if r["reserved_pct"] == pct],
+                  f"the stream's delay, {pct}% reserved")
     for r in res:
         ax = axes[configs.index(r["config"])][pcts.index(r["reserved_pct"])]
         if not valid(r):
@@ -306,15 +317,24 @@ def fig5(data, out):
 def fig6(data, out):
     """Figs. 6 and 8: a panel per configuration, without and with TCP from
     the same host: histograms of the stream's inter-arrival times at the
-    switch's input and at the destination (the first valid run)."""
+    switch's input and at the destination (the first valid run); below,
+    the stream's delay distribution (every valid run)."""
     res = data["results"]
     configs = list(dict.fromkeys(r["config"] for r in res))
     period = data["parameters"]["period_us"] / 1000
     # the axis: what nearly every frame saw, beyond it only the max (table)
     right = max([max(r[k].get("p99_us") or 0 for k in ("switch_in", "destination"))
                  for r in res] + [period]) / 1000 * 1.3
-    fig, axes = plt.subplots(len(configs), 2, sharex=True,
-                             figsize=(11, 1.7 * len(configs) + 1), squeeze=False)
+    fig = plt.figure(figsize=(11, 1.7 * len(configs) + 4))
+    gs = fig.add_gridspec(len(configs) + 1, 2, height_ratios=[1] * len(configs) + [2.2])
+    first = fig.add_subplot(gs[0, 0])
+    axes = [[first if (i, j) == (0, 0) else fig.add_subplot(gs[i, j], sharex=first)
+             for j in range(2)] for i in range(len(configs))]
+    for j, tcp in enumerate((False, True)):
+        cdf_panel(fig.add_subplot(gs[len(configs), j]), data,
+                  [(r["config"], with_p(r, r.get("rt")), {"color": color(r["config"])})
+                   for r in res if bool(r["tcp"]) == tcp],
+                  f"the stream's one-way delay, {'with' if tcp else 'without'} TCP")
     for r in res:
         ax = axes[configs.index(r["config"])][1 if r["tcp"] else 0]
         for key, label, col in (("switch_in", "switch input", "tab:orange"),
@@ -369,11 +389,12 @@ def lines(ax, res, key_x, value, configs, style=None):
 def fig7(data, out):
     """Fig. 7: the best-effort flow's delay (p50, p99) and loss against the
     total real-time reservation, a line per configuration, and its delay's
-    distribution at the highest reservation below 100% load."""
+    distribution, and the real-time class's, at the highest reservation
+    below 100% load."""
     res = data["results"]
     configs = list(dict.fromkeys(r["config"] for r in res))
     be = data["parameters"]["be_pct"]
-    fig, (p50, p99, loss, cdf) = plt.subplots(1, 4, figsize=(18, 4.2))
+    fig, (p50, p99, loss, cdf, rtcdf) = plt.subplots(1, 5, figsize=(22, 4.2))
     lines(p50, res, "reserved_pct", lambda r: ms(get(r, "be", "delay_us", "p50")), configs)
     lines(p99, res, "reserved_pct", lambda r: ms(get(r, "be", "delay_us", "p99")), configs)
     lines(loss, res, "reserved_pct", lambda r: est(get(r, "be", "loss_pct")), configs)
@@ -390,6 +411,9 @@ def fig7(data, out):
     cdf_panel(cdf, data, [(r["config"], with_p(r, r["be"]), {"color": color(r["config"])})
                           for r in res if r["reserved_pct"] == top],
               f"best effort's delay, {top}% reserved")
+    cdf_panel(rtcdf, data, [(r["config"], with_p(r, r.get("rt")), {"color": color(r["config"])})
+                            for r in res if r["reserved_pct"] == top],
+              f"real time's delay, {top}% reserved")
     link = data["parameters"]["link_bps"] / 1e6
     save(fig, data, f"Fig. 7: best effort ({be}% of the link) against the "
          f"real-time reservations, {link:g} Mbit/s link (dotted: 100% load)", out)
@@ -529,12 +553,15 @@ def throughput(data, out):
 @plot("burst")
 def burst(data, out):
     res = [dict(r, one=1, valid=1) for r in data["results"]]
-    fig, (n, d) = plt.subplots(1, 2, figsize=(13, 4.4))
+    fig, (n, d, cdf) = plt.subplots(1, 3, figsize=(19, 4.4))
     grouped_bars(n, res, "one", lambda r: r["frames"], "frames")
     n.axhline(data["parameters"]["max_frames"], color="grey", linestyle=":", linewidth=0.8)
     n.set_title("longest lossless burst (frames; dotted: the most tried)", fontsize=10)
     grouped_bars(d, res, "one", lambda r: ms(get(r, "at", "rt", "delay_us", "p99")), "p99")
     d.set_title("the flow's delay p99 at that burst (ms)", fontsize=10)
+    cdf_panel(cdf, data, [(r["config"], with_p(r.get("at") or {}, get(r, "at", "rt")),
+                           {"color": color(r["config"])}) for r in data["results"]],
+              "the flow's delay at its longest lossless burst")
     p = data["parameters"]
     save(fig, data, f"Back-to-back bursts of a {p['rate_bps'] / 1e6:g} Mbit/s class, the port "
          f"full of best effort, {p['link_bps'] / 1e6:g} Mbit/s (RFC 2544)", out)
