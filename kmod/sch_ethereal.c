@@ -146,6 +146,39 @@ void ethereal_reschedule(struct ethereal_sched *q)
 
 /* Enqueue */
 
+/*
+ * When a frame of LEN bytes arriving NOW conforms to its connection's
+ * contract, by a GCRA clock at the reserved rate: from then on its delay
+ * here counts against the port's promise (ethereal_measure()), what came
+ * earlier waits outside any bound, for a source that sent more than it
+ * said. Paced mode holds the frame to that time, its tolerance B_j
+ * (bound.h), the burst the ACCEPT tells the host: the burst, at most a
+ * cycle and the largest frame. Cyclic mode sends by credit and uses the
+ * time for the count alone, its tolerance the contract's burst, against
+ * which its bound is counted.
+ */
+static u64 ethereal_conform(struct ethereal_sched *q, struct ethereal_class *cl,
+			    unsigned int len, u64 now)
+{
+	bool paced = q->mode == ETHEREAL_MODE_PACED;
+	u64 tol = paced ? min(cl->tau, q->cycle + cl->tx_max) : cl->tau;
+	u64 tx = ethereal_tx_ns(len, cl->rate);
+	u64 tau = tol > tx ? tol - tx : 0;
+	u64 tat = cl->vtime;
+	u64 start;
+
+	/* Idle: the clock starts again from now, its fraction with it. */
+	if (tat < now) {
+		tat = now;
+		cl->vfrac = 0;
+	}
+	start = tat > now + tau ? tat - tau : now;
+	if (paced && start > now)
+		cl->qstats.overlimits++;
+	cl->vtime = ethereal_tx_advance(tat, len, cl->rate, &cl->vfrac);
+	return start;
+}
+
 static struct ethereal_class *ethereal_classify(struct ethereal_sched *q,
 						struct sk_buff *skb)
 {
@@ -196,29 +229,7 @@ static int ethereal_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		q->x.rt_drops++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	if (q->mode == ETHEREAL_MODE_PACED) {
-		u64 tx = ethereal_tx_ns(len, cl->rate);
-		u64 tat = cl->vtime;
-		/*
-		 * A bucket of B_j (bound.h), the burst the ACCEPT tells the
-		 * host: the burst, at most a cycle and the largest frame.
-		 */
-		u64 tol = min(cl->tau, q->cycle + cl->tx_max);
-		u64 tau = tol > tx ? tol - tx : 0;
-		u64 start;
-
-		/* Idle: the clock starts again from now, its fraction with it. */
-		if (tat < now) {
-			tat = now;
-			cl->vfrac = 0;
-		}
-		start = tat > now + tau ? tat - tau : now;
-
-		if (start > now)
-			cl->qstats.overlimits++;
-		ethereal_cb(skb)->time = start;
-		cl->vtime = ethereal_tx_advance(tat, len, cl->rate, &cl->vfrac);
-	}
+	ethereal_cb(skb)->time = ethereal_conform(q, cl, len, now);
 	__qdisc_enqueue_tail(skb, &cl->q);
 	cl->backlog += len;
 	cl->qstats.backlog = cl->backlog;
@@ -467,9 +478,12 @@ struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 sent:
 	tx = ethereal_tx_ns(qdisc_pkt_len(skb), q->rate);
 	ready = ethereal_cb(skb)->time;
-	/* Cyclic: a frame that came after its visit was due at the next cycle. */
+	/*
+	 * Cyclic: a frame that conformed after its visit was due at the next
+	 * cycle; one its credit sends before it conforms, now.
+	 */
 	if (cl && q->mode == ETHEREAL_MODE_CYCLIC)
-		ready = max(ready, q->cycle_end - q->cycle);
+		ready = min(max(ready, q->cycle_end - q->cycle), now);
 	ethereal_late(q, now, ready, tx);
 	if (cl)
 		ethereal_measure(cl, skb, now + tx, q->x.late_ns);

@@ -29,11 +29,12 @@ struct ethereal_class {
 	u32 limit;			/* bytes: the connection's queue */
 	u32 backlog;			/* bytes queued */
 	struct qdisc_skb_head q;
-	/* paced */
+	/* when its frames conform (ethereal_conform()), both modes */
 	u64 vtime;			/* theoretical arrival time of the next frame */
 	u64 vfrac;			/* and bit-ns beyond it, below the rate */
 	u64 tau;			/* ns: the burst at the rate */
 	u64 tx_max;			/* ns: the largest frame at the rate */
+	/* paced */
 	struct ethereal_wheel_item item;
 	/* cyclic */
 	struct list_head alist;		/* in visit or wait */

@@ -228,8 +228,9 @@ enum ethereal_conn_attr {
 /*
  * A connection's frames as its output port's qdisc measured them, since its
  * queue there was made (Documentation/delay-bounds.md): a frame's delay is
- * from when it may go (its shaper's time in paced mode, its arrival in
- * cyclic mode) to the end of its transmission at the qdisc's rate. LATE:
+ * from when it conforms to its connection's contract (its shaper's time in
+ * paced mode; in cyclic mode the same clock with the contract's burst as
+ * its tolerance) to the end of its transmission at the qdisc's rate. LATE:
  * what the machine's stalls took from it, the time the port sat with a
  * frame due and the link free while it waited (the scheduler ran late).
  * All u64, ns where times.
