@@ -24,7 +24,7 @@ expect() {
 
 Q="qdisc add dev swp2 root handle 1: ethereal"
 
-ktap_begin 27
+ktap_begin 28
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 topo_create "sw1:h1,h2" || ktap_skip_all "cannot build topology"
 ctl sw1 attach br0 || ktap_skip_all "cannot attach"
@@ -64,6 +64,13 @@ expect "rt-buffer below the connections' queues" "The port's connections exceed 
 expect "delay budget below what the connections take" \
 	"The port's connections take more than this delay budget" -- \
 	qdisc change dev swp2 root ethereal delay 1ms
+# Cyclic mode keeps a connection's frames longer (its visits), so its
+# queue would grow past an rt-buffer that holds today's queue with room
+# to spare: the change is refused before anything grows.
+q=$(json_first "$(ctl sw1 -j conn show dev swp1 id 03:09)" buffer)
+expect "rt-buffer below what the queues would grow to" \
+	"The port's connections' queues would exceed rt-buffer" -- \
+	qdisc change dev swp2 root ethereal mode cyclic rt-buffer $((${q:-0} + 2000))
 expect "adding a class" "classes are the switch's connections" -- \
 	class add dev swp2 parent 1: classid 1:5 ethereal
 out=$(ctl sw1 conn add dev swp1 id 03:0a out swp2 lladdr "$(host_mac h2)" rate 2mbit 2>&1)
@@ -71,7 +78,7 @@ ktap_result "reservation over rt-limit refused by the qdisc's admission" \
 	"$([[ "$out" == *"Not enough real-time bandwidth left on the output port (rt-limit)"* ]]
 	   echo $?)" "$out"
 ktap_result "the qdisc is unchanged after all that" \
-	"$(on sw1 tc qdisc show dev swp2 | grep -q "ethereal 1: root.*rate 10Mbit.*rt-limit 60%.*reserved 5Mbit conns 1"
+	"$(on sw1 tc qdisc show dev swp2 | grep -q "ethereal 1: root.*rate 10Mbit.*rt-limit 60%.*mode paced.*reserved 5Mbit conns 1"
 	   echo $?)" "$(on sw1 tc qdisc show dev swp2)"
 # One unit for rates in JSON: bytes/s, tc's, in etherealctl -j as in tc -j.
 q=$(on sw1 tc -j qdisc show dev swp2 | jq -c '.[0].options | [.rate, .reserved]')
