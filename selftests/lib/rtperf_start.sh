@@ -14,6 +14,14 @@
 #        held inherits its open file, and with it the lock (flock's is
 #        the open file's) until it exits: the senders would wait for the
 #        receiver's end.
+#   $RTPERF_STARTED
+#        jq: defines started($at), true of a sender's JSON whose schedule
+#        began at $at: its first departure at $at, or, for a --skip
+#        sender, at a later slot of that same schedule when a stall at
+#        the start skipped the first ones. Under TCG a stall of a frame
+#        time (12 ms at 1 Mbit/s) happens; CI saw one skip its first.
+#        Within 1 us: jq holds the nanosecond stamps in doubles, 256 ns
+#        apart at today's times.
 #   rtperf_batches CSV N2
 #        ok when flow 2's N2 datagrams in the receiver's CSV came in fours
 #        with one intended time each, 4 x 242 bytes of frames apart
@@ -38,6 +46,11 @@ rtperf_start() {
 	wait $s2 || { rc=1; sed 's/^/# flow 2: /' "$dir/s2.txerr"; }
 	return $rc
 }
+
+RTPERF_STARTED='def started($at): .start_ns == $at and
+	((.first_ns - $at) as $d | ($d / .gap_ns | round) as $k |
+	 $d == 0 or (.skip and $k >= 1 and $k <= .skipped and
+		     ($d - $k * .gap_ns | fabs) <= 1000));'
 
 rtperf_batches() {
 	awk -F, -v n="$2" '$1 == 2 { got++; t[$2] = $3 } END {

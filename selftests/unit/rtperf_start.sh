@@ -29,7 +29,7 @@ rtperf_start "$dir" 127.0.0.1 5002 20 24 "$rtperf" >"$dir/fail"
 rc=$?
 wait $rx
 ktap_result "--start: both start at the file's time, every datagram sent" \
-	"$([ $rc = 0 ] && holds -s '(map(.start_ns == $at and .first_ns == $at and
+	"$([ $rc = 0 ] && holds -s "$RTPERF_STARTED"' (map(started($at) and
 		  .late_ns.mean <= .late_ns.max) | all) and .[0].sent == 20 and .[1].sent == 24' \
 		--argjson at "$at" "$dir/s1.tx" "$dir/s2.tx"
 	  echo $?)" "$(cat "$dir/fail" "$dir/s1.tx" "$dir/s2.tx")"
