@@ -20,6 +20,7 @@
 . "$(dirname "$0")/lib/topo.sh"
 . "$(dirname "$0")/lib/rt.sh"
 . "$(dirname "$0")/lib/ethereal.sh"
+. "$(dirname "$0")/lib/wait.sh"
 . "$(dirname "$0")/lib/sched.sh"
 
 CFG="$(dirname "$0")/../tc-configs"
@@ -30,6 +31,9 @@ SW="sw1 sw2 sw3"
 # sig NODE ARGS...: the test client on NODE
 sig() { local n=$1; shift; on "$n" sigclient "$@"; }
 sigstat() { sig_stat "$@"; }
+# counted DELTA STAT SW BEFORE: SW's signaling counter STAT is BEFORE + DELTA
+# (for eventually: a drop is counted when the switch has read the message)
+counted() { [ $(( $(sigstat "$3" "$2") - $4 )) = "$1" ]; }
 # conns SW: connections on the switch
 conns() { json_first "$(ctl "$1" -j show br0)" connections; }
 # reserved SW PORT: bytes/s reserved out of PORT (etherealctl -j, as tc -j)
@@ -229,18 +233,16 @@ sig h1 raw 0101                                   # shorter than the header
 sig h1 raw 02010010000b00000000000100000000       # version 2
 sig h1 raw 0101002800200000000000010000000000     # length beyond the datagram
 sig h1 raw "01010100$(printf '00%.0s' $(seq 296))" # oversized: 300 bytes
-sleep 0.5
 ktap_result "malformed, truncated and oversized: 4 dropped, counted" \
-	"$([ $(( $(sigstat sw1 drop_malformed) - bad )) = 4 ]; echo $?)"
+	"$(eventually 40 counted 4 drop_malformed sw1 "$bad"; echo $?)"
 sp=$(sigstat sw1 drop_spoofed)
 sig h1 raw 0102000c03090000000000aa           # an ACCEPT, from a host
 sig h1 raw 0105000c03090001000000aa           # a refresh ack, from a host
 on h2 ip addr add 10.0.0.1/32 dev eth0 noprefixroute
 sig h2 -s 10.0.0.1 -t 500 setup 03:10 "$(host_ip h4)" 5000 1mbit 6056 1514 >/dev/null
 on h2 ip addr del 10.0.0.1/32 dev eth0
-sleep 0.5
 ktap_result "spoofed: answers from a host (ACCEPT, REFRESH ack), h2 asking as h1: dropped, counted" \
-	"$([ $(( $(sigstat sw1 drop_spoofed) - sp )) = 3 ] && all_conns 0; echo $?)"
+	"$(eventually 40 counted 3 drop_spoofed sw1 "$sp" && all_conns 0; echo $?)"
 res=$(sig h1 setup 03:11 "$(host_ip h2)" 5000 1mbit 1000 1514)
 ktap_result "burst below the packet size: rejected as invalid" \
 	"$([[ "$res" == "reject id=03:11 reason=invalid hop=1"* ]]; echo $?)"
@@ -438,7 +440,7 @@ wait_conns_on sw3 1 3
 un=$(sigstat sw2 drop_unexpected)
 sig h3 -k 0xbad teardown 05:01 >/dev/null
 sig h3 -k 0xbad refresh 05:01 >/dev/null
-sleep 0.5
+eventually 40 counted 2 drop_unexpected sw2 "$un"
 ktap_info "sw2: $(conns sw2), sw3: $(conns sw3) connections; unexpected $un -> $(sigstat sw2 drop_unexpected)"
 ktap_result "trunk: a teardown and a refresh with another cookie are dropped, counted" \
 	"$([ "$(conns sw2)" = 1 ] && [ "$(conns sw3)" = 1 ] &&
@@ -560,9 +562,8 @@ wait_verified() {
 on sw1 timeout 5 tcpdump -i trk2 -Q out -c 1 -w "$TMPD/hello.pcap" udp port 4242 2>/dev/null
 au2=$(sigstat sw2 drop_auth)
 replay "$TMPD/hello.pcap"
-sleep 0.5
 ktap_result "a keyed trunk's message sent again is dropped as replayed" \
-	"$([ $(( $(sigstat sw2 drop_auth) - au2 )) = 1 ] && trunks_know; echo $?)"
+	"$(eventually 40 counted 1 drop_auth sw2 "$au2" && trunks_know; echo $?)"
 ktap_result "both ends keyed alike: each end's challenge answered (key verified)" \
 	"$(wait_verified; echo $?)"
 # One of sw1's SETUPs, recorded after the HELLO above. sw2 is then given its
@@ -584,7 +585,7 @@ ctl sw2 port set dev trk1 key "$TMPD/key1"
 au2=$(sigstat sw2 drop_auth)
 replay "$TMPD/hello.pcap"
 replay "$TMPD/setup.pcap"
-sleep 0.5
+eventually 40 counted 1 drop_auth sw2 "$au2"
 ktap_info "$res; sw2 drop_auth $au2 -> $(sigstat sw2 drop_auth), $(conns sw2) connections; $(ctl sw2 port show dev trk1)"
 ktap_result "a key set anew: old messages replayed before the other end answers its challenge, refused" \
 	"$([ $(( $(sigstat sw2 drop_auth) - au2 )) = 1 ] && [ "$(conns sw2)" = 0 ] &&

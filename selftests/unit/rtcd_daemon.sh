@@ -10,6 +10,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
+. "$top/selftests/lib/wait.sh"
 
 . "$top/selftests/lib/rtcd_ns.sh"
 
@@ -73,16 +74,16 @@ ktap_result "and not where root's goes" \
 
 # 10: SIGHUP reads the file again; a broken file changes nothing.
 echo "limit user * connection 2" >>"$conf"
+# Wait for rtcd's own line, not a fixed time: a stalled machine reloads late.
 kill -HUP "$pid"
-sleep 0.3
-grep -q "SIGHUP: $conf:3: unknown limit 'connection'.*unchanged" "$log"
+wait_line "$log" "SIGHUP: $conf:3: unknown limit 'connection'.*unchanged" "$pid"
 bad_kept=$?
 cat >"$conf" <<EOF
 socket-group $group
 limit user nobody rate 5mbit
 EOF
 kill -HUP "$pid"
-sleep 0.3
+wait_line "$log" "SIGHUP: $conf read again" "$pid"
 hold_open "$nobody_in" 10.0.0.2 5003 1mbit
 wait_conn 5003
 out=$($nobody_in "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 5002 5mbit 2>&1)
@@ -173,7 +174,8 @@ hold_out=$dir/hold.out
 "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 5000 1mbit >"$hold_out" 2>&1 &
 wait_conn 5000
 ip link set eth0 down
-sleep 0.3
+no_route() { ! ip route show proto 0xe7 dev eth0 | grep -q .; }
+eventually 40 no_route
 gone=$(ip route show proto 0xe7 dev eth0 | wc -l)
 ip link set eth0 up
 for _ in $(seq 40); do
