@@ -202,11 +202,13 @@ static int open_file(const struct dirent *d)
  * A reservation held for an unshaped sender by "rtcd open" (lp_open in
  * bench/lib-point.sh): in DIR, open-HOST has rtcd's answer (its proxy,
  * contract and bound) and open-HOST.req the address and port reserved,
- * "DADDR DPORT". The one whose proxy is PROXY, the sender's destination,
- * with DADDR (LEN bytes) and DPORT set; NULL when none.
+ * "DADDR DPORT". The one whose proxy is PROXY and whose port is DPORT, the
+ * sender's destination, with DADDR (LEN bytes) set; NULL when none. The
+ * port too: hosts on different ports of a switch may be given the same
+ * connection ID, so the same proxy (nto1's gold sources, alloc's two).
  */
-static json_t *open_find(const char *dir, const char *proxy, char *daddr, size_t len,
-			 long *dport)
+static json_t *open_find(const char *dir, const char *proxy, long dport, char *daddr,
+			 size_t len)
 {
 	struct dirent **names;
 	json_t *held = NULL;
@@ -226,13 +228,15 @@ static json_t *open_find(const char *dir, const char *proxy, char *daddr, size_t
 			fclose(f);
 		if (json_is_string(json_object_get(o, "proxy")) &&
 		    !strcmp(json_string_value(json_object_get(o, "proxy")), proxy)) {
-			held = o;
-			o = NULL;
-			*daddr = 0;
+			long port = -1;
+
 			snprintf(path, sizeof(path), "%s/%s.req", dir, names[k]->d_name);
 			f = fopen(path, "r");
-			if (f && fscanf(f, "%63s %ld", a, dport) == 2)
+			if (f && fscanf(f, "%63s %ld", a, &port) == 2 && port == dport) {
+				held = o;
+				o = NULL;
 				snprintf(daddr, len, "%s", a);
+			}
 			if (f)
 				fclose(f);
 		}
@@ -260,9 +264,9 @@ static void reservation_load(const char *dir, json_t *tx, struct frun *fr)
 
 	fr->bound = NAN;
 	if (!json_is_object(res) && daddr) {
-		held = open_find(dir, daddr, real, sizeof(real), &dport);
+		held = open_find(dir, daddr, dport, real, sizeof(real));
 		res = held;
-		daddr = held && *real ? real : NULL;
+		daddr = held ? real : NULL;
 	}
 	if (!json_is_object(res))
 		return;

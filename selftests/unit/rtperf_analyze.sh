@@ -102,13 +102,15 @@ hops "$D/h2" 24 22 1					# sw2 over, not a stall
 
 # held DIR: flow a unshaped to the proxy of a reservation rtcd open holds
 # (bench/lib-point.sh's lp_open: open-h1, open-h1.req) for 10.0.0.3:5000
-# through sw1, and beside it h2's for port 5001 under another proxy
+# through sw1, and beside it h0's for port 5001 under the same proxy (a
+# switch may give hosts on different ports the same connection ID) and
+# another contract, found first: the port tells them apart
 held() {
 	run "$1"
 	jq -c '.daddr = "198.18.0.5" | .dport = 5000' "$1/a.tx" >"$1/a.tx.new" &&
 		mv "$1/a.tx.new" "$1/a.tx"
 	local c='"lifetime_ms":0,"hops":1,"rate":9000000,"burst":3000,"max_pkt":1514,"delay_bound_ns":150000'
-	echo "{\"ok\":true,\"id\":\"03:02\",\"proxy\":\"198.18.0.6\",$c}" >"$1/open-h0"
+	echo "{\"ok\":true,\"id\":\"03:01\",\"proxy\":\"198.18.0.5\",${c/9000000/1000000}}" >"$1/open-h0"
 	echo "10.0.0.3 5001" >"$1/open-h0.req"
 	echo "{\"ok\":true,\"id\":\"03:01\",\"proxy\":\"198.18.0.5\",$c}" >"$1/open-h1"
 	echo "10.0.0.3 5000" >"$1/open-h1.req"
