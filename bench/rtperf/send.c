@@ -548,7 +548,7 @@ static json_t *reservation_json(const struct sender *s)
 		return json_null();
 	if (rttr_info(s->r, &in))
 		errx(1, "rttr_info: %s", rttr_error());
-	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:s, s:I, s:I, s:I}",
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:s, s:I, s:I, s:I, s:I}",
 			 "id", rttr_id(s->r), "proxy", rttr_proxy(s->r),
 			 "rate_bps", (json_int_t)in.rate, "burst", (json_int_t)in.burst,
 			 "max_pkt", (json_int_t)in.max_pkt, "hops", (json_int_t)in.hops,
@@ -557,7 +557,8 @@ static json_t *reservation_json(const struct sender *s)
 			 "pacing", in.pacing == RTTR_PACING_TICK ? "tick" : "packet",
 			 "tolerance", (json_int_t)in.tolerance,
 			 "send_max_ns", (json_int_t)in.send_max_ns,
-			 "late_max_ns", (json_int_t)in.late_max_ns);
+			 "late_max_ns", (json_int_t)in.late_max_ns,
+			 "unused_ns", (json_int_t)in.unused_ns);
 }
 
 static void report(const struct sender *s)
