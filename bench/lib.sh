@@ -472,7 +472,9 @@ _bench_jq_defs='def r(n): if . == null then "–" else . * pow(10; n) | round / 
 		else "\(.mean | f | r(n)) ± \(.ci | f | r(n))" end;
 	def runs: if . == null then "–" elif .valid > 0 then "\(.valid)/\(.runs)"
 			+ (if (.skipped_pct // 0) > 0 then ", \(.skipped_pct)% skipped" else "" end)
-		else "invalid: \([.run[]?.why // empty][0] // "no run" | split("; ")[0])" end;'
+		else "invalid: \([.run[]?.why // empty][0] // "no run" | split("; ")[0])" end;
+	def bnd: if . == null or .delay_bound_us == null then "–"
+		else "\(.delay_bound_us | ms | r(1)) (max \(.ratio))" end;'
 
 
 # bench_md NAME TITLE: $BENCH_OUT/NAME.md from stdin (the table and a
