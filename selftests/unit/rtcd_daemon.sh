@@ -178,11 +178,11 @@ no_route() { ! ip route show proto 0xe7 dev eth0 | grep -q .; }
 eventually 40 no_route
 gone=$(ip route show proto 0xe7 dev eth0 | wc -l)
 ip link set eth0 up
-for _ in $(seq 40); do
+put_back() {
 	ip route show proto 0xe7 dev eth0 | grep -q . &&
-		ip neigh show dev eth0 | grep -q "ff:ff:ff:ff:00:01 PERMANENT" && break
-	sleep 0.05
-done
+		ip neigh show dev eth0 | grep -q "ff:ff:ff:ff:00:01 PERMANENT"
+}
+eventually 40 put_back
 ktap_result "link down and up: the route and the control entry are put back" \
 	"$([ "$gone" = 0 ] && ip route show proto 0xe7 dev eth0 | grep -q 198.18.0.0/15 &&
 	   ip neigh show dev eth0 | grep -q "198.18.0.1 lladdr ff:ff:ff:ff:00:01 PERMANENT"; echo $?)" \
