@@ -118,7 +118,8 @@ static struct rtcd_conn *load_one(const char *path)
 			      "tol", &tol, "delay_bound_ns", &bound, "down", &down, "downs", &downs) ||
 	    downs < 0 || downs > UINT32_MAX || tol < 0 || tol > UINT32_MAX || bound < 0 ||
 	    id < ETHEREAL_ID_MIN || id > ETHEREAL_ID_MAX || cookie < 0 || cookie > UINT32_MAX ||
-	    dport < 1 || dport > 65535 || rate < 1 || burst < 1 || burst > UINT32_MAX ||
+	    dport < 1 || dport > 65535 || rate < (json_int_t)ETHEREAL_RATE_MIN ||
+	    rate > (json_int_t)ETHEREAL_RATE_MAX || burst < 1 || burst > UINT32_MAX ||
 	    max_pkt < 1 || max_pkt > UINT32_MAX || uid < 0 || uid > UINT32_MAX ||
 	    pid < 0 || pid > INT32_MAX || lifetime < 0 || lifetime > UINT32_MAX ||
 	    hops < 0 || hops > 255 || inet_pton(AF_INET, daddr, &a) != 1) {
@@ -178,10 +179,14 @@ int state_load(struct rtcd_conn_list *into, struct idmap *ids)
 		k = *end || v > 0xffff ? NULL : load_one(path);
 		/* Whatever is not taken back goes: a file of a live one is written anew. */
 		unlink(path);
-		if (!k || k->id != v || idmap_used(ids, k->id)) {
+		if (k && (k->id != v || idmap_used(ids, k->id))) {
+			log_msg("%s holds connection %u, %s: ignored", path, k->id,
+				k->id != v ? "not the one its name says" : "already taken back");
 			free(k);
 			continue;
 		}
+		if (!k)
+			continue;
 		idmap_mark(ids, k->id);
 		LIST_INSERT_HEAD(into, k, all);
 		n++;

@@ -79,7 +79,12 @@ SB_DEPTH=$((2 * 2 * (SIZE + 42) + SB_RATE * 50000 / 8000000))
 # slot1 and slot2 the offsets, ns, of the phases' slots), a frame that
 # left later than its place in its gate's slot by more than a frame and a
 # half, or a cycle with none: a stall that could push a frame out of its
-# slot. It is spoiled too when phase two lasted less than MIN2.
+# slot. Under fair queuing (fair set: fq, fq_codel) each stream's own
+# departures in phase two too: the scheduler serves the two backlogged
+# queues in turn, so a stream that fell behind past CATCHUP had its queue
+# drained by its sender's stall, and the other took its turns (a 26 ms
+# stall of best effort's sender moved 1.2% of the link to the flow). It
+# is spoiled too when phase two lasted less than MIN2.
 _rates_awk='
 function stream(a, n, lo, hi, name,   i, k, t, sp, lag, q, h, tl, j, g) {
 	k = 0
@@ -160,7 +165,7 @@ END {
 	printf "diag+=\" phase two %.2f s;\"\n", (e2 - t - s2 - w) / 1e9
 	if (e2 - t - s2 - w < min2)
 		printf "why+=\" phase two lasted %.2f s\"\n", (e2 - t - s2 - w) / 1e9
-	catchup = 1e18
+	catchup = fair ? link_catchup : 1e18
 	printf "be2=%.0f\n", stream(b, nb, s2 + w, e2 - t, "best effort")
 	printf "rt2=%.0f\n", stream(r, nr, s2 + w, e2 - t, "the flow")
 	if (ns)
@@ -187,7 +192,7 @@ END {
 # put out a burst catching up that its meter may drop), or the machine
 # took the link's capacity (_rates_awk).
 run() {
-	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out up at gates=()
+	local kind=$1 offer=$2 d=$tmp/$1 pbe prt psb out up at kvars=()
 	shift 2
 	rm -f "$d".*
 	on_bg h2 udpprobe recv 5001 1000000 $WAIT $GAP "$d.be" >"$d.berx"
@@ -246,10 +251,11 @@ run() {
 	# taprio's slots: the flow's 3 frames from the cycle's start, best
 	# effort's after them
 	[ "$kind" != taprio ] ||
-		gates=(-v cycle=$((CYCLE * 1000)) -v ft=$((BITS * 1000000000 / LINK)) \
+		kvars=(-v cycle=$((CYCLE * 1000)) -v ft=$((BITS * 1000000000 / LINK)) \
 			-v slot1=$((3 * BITS * 1000000000 / LINK)) -v slot2=0)
+	case $kind in fq|fq_codel) kvars=(-v fair=1) ;; esac
 	eval "$(awk -v w=$((WARM * 1000000)) -v t=$((TAIL * 1000000)) -v bits=$BITS \
-		-v link_catchup=$((CATCHUP * 1000)) -v catchup=$((CATCHUP * 1000)) "${gates[@]}" \
+		-v link_catchup=$((CATCHUP * 1000)) -v catchup=$((CATCHUP * 1000)) "${kvars[@]}" \
 		-v up="$up" -v due="${prt:+1}" -v min2=$((MIN2 * 1000000)) \
 		"$_rates_awk" "$d.be" ${prt:+"$d.rt"} ${psb:+"$d.sb"})"
 }

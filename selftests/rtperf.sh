@@ -5,7 +5,9 @@
 # per-datagram CSV), a Poisson flow of 5 Mbit/s mean at that mean, two
 # flows into one receiver are reported apart, a flow reserved through rtcd
 # (-R) arrives whole at the reservation and its connection goes with the
-# sender, and bad arguments are usage errors. 3 s flows: about 40 s.
+# sender, and bad arguments are usage errors. 3 s flows: about 40 s. The
+# bench's tool, as bench_quick is: on make check's first kernel only.
+# once
 # timeout=180
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"

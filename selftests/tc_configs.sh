@@ -3,7 +3,8 @@
 # tc-configs/ applies to a 4-port bridge: the EtheReal switch, and each peer
 # a user would pick instead. In each, a flow over the link rate is held to
 # it, and the reserved flow gets through. Ports at 10 Mbit/s (machine_rate:
-# less on a debug kernel).
+# less on a debug kernel). The peers are stock qdiscs set up by a script:
+# on make check's first kernel only (ktap_once), where the bench runs.
 # timeout=300
 . "$(dirname "$0")/lib/ktap.sh"
 . "$(dirname "$0")/lib/topo.sh"
@@ -65,7 +66,9 @@ ctl sw1 detach br0
 # The peers prioritize the flow by address and port; the plain bridge
 # cannot, so there it only has to hold the link. Their cycle of 40 ms
 # gives the flow the burst EtheReal's connection has (RT x 40 ms).
-for kind in prio prio-police htb cbs taprio fq fq_codel; do
+peers=(prio prio-police htb cbs taprio fq fq_codel)
+ktap_once $((${#peers[@]} + 1)) "the peers' configurations" || ktap_end
+for kind in "${peers[@]}"; do
 	"$CFG/peer" -n "$(ns_of sw1)" -r "${LINK}bit" -c 40ms $kind br0 "$(host_ip h2):5000:$RT"
 	_cfg_rc=$?
 	# (cbs and taprio: whole but for a stall, above)

@@ -12,6 +12,11 @@
 #                            (its "ready" or "listening"): slow 10 s at
 #                            most; fails at once if PID exits
 #   ktap_skip_all WHY        skip the whole test (exit 4)
+#   ktap_once N DESC         N checks of what no kernel changes (stock
+#                            qdiscs, userspace): true on make check's first
+#                            kernel; on the others (ETHEREAL_SKIP_ONCE=1,
+#                            from selftests/run --skip-once) false, the N
+#                            reported skipped, as "# once" does for a test
 #   slow N                   N times the kernel's slowness (ETHEREAL_SLOW,
 #                            4 on a debug kernel, from selftests/run): for
 #                            how long a test waits for something to happen,
@@ -117,6 +122,15 @@ holds() {
 	fi
 	shift
 	jq -n -e "$f" "$@" >/dev/null || return 1
+}
+
+ktap_once() {
+	local i
+	[ "${ETHEREAL_SKIP_ONCE:-0}" = 1 ] || return 0
+	for ((i = 0; i < $1; i++)); do
+		ktap_skip "$2" "run once per make check, on its first kernel"
+	done
+	return 1
 }
 
 ktap_skip_all() {

@@ -13,6 +13,11 @@
 #               port to hN:  swpN (MAC 02:e7:SS:01:00:NN)
 #               port to swT: trkT (MAC 02:e7:SS:02:00:TT)
 #
+# After a test destroyed part of a topology, under load:
+#   topo_bridge swS    swS's bridge again, over the ports it had
+#   topo_host swS hN   hN again, on a new port of swS (deleting a port
+#                      deletes the host's end of its veth)
+#
 # NN, SS and TT are the numbers in two hex digits. IPv6 is off everywhere so
 # that no background traffic disturbs measurements. Settings, from the
 # environment at topo_create time:
@@ -83,16 +88,35 @@ _topo_offload() { # ns dev
 		gro off >/dev/null 2>&1
 }
 
+# _topo_bridge_cmds VAR SW: in VAR, ip -batch's commands for SW's bridge
+_topo_bridge_cmds() {
+	local mac
+	_topo_bridge_mac mac "$2"
+	printf -v "$1" '%s\n' \
+		"link add br0 address $mac type bridge stp_state ${TOPO_STP:-0} forward_delay 400" \
+		"link set br0 up"
+}
+
 _topo_switch() {
-	local sw=$1 ns=$TOPO_NS_PREFIX$1 mac
+	local sw=$1 ns=$TOPO_NS_PREFIX$1 br
 	[ -e "/run/netns/$ns" ] && return 0
 	_topo_ns_add "$sw" || return 1
-	_topo_bridge_mac mac "$sw"
-	ip -n "$ns" -batch - <<-EOF
-		link set lo up
-		link add br0 address $mac type bridge stp_state ${TOPO_STP:-0} forward_delay 400
-		link set br0 up
-	EOF
+	_topo_bridge_cmds br "$sw"
+	ip -n "$ns" -batch - <<<"link set lo up
+$br"
+}
+
+topo_bridge() {
+	local ns=$TOPO_NS_PREFIX$1 br ports
+	_topo_bridge_cmds br "$1"
+	# its ports: every veth of the switch
+	ports=$(ip -n "$ns" -o link show type veth | awk -F'[:@ ]+' '{ print "link set " $2 " master br0" }')
+	ip -n "$ns" -batch - <<<"$br$ports"
+}
+
+topo_host() {
+	ip netns del "$TOPO_NS_PREFIX$2" 2>/dev/null
+	_topo_host "$1" "$2"
 }
 
 _topo_host() { # sw host
