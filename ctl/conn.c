@@ -53,8 +53,8 @@ static void parse_conn_args(int argc, char **argv, struct conn_args *a, const ch
 			v = next_arg(&argc, &argv, "a rate");
 			if (parse_rate(v, &a->rate))
 				usage_fail("rate '%s' is not a rate (e.g. 50mbit)", v);
-			if (a->rate < ETHEREAL_RATE_MIN || a->rate > ETHEREAL_RATE_MAX)
-				usage_fail("rate must be from 1kbit to 10tbit");
+			if (!conn_rate_ok(a->rate))
+				usage_fail("rate must be from " CONN_RATE_RANGE);
 			a->have_rate = 1;
 		} else if (matches(k, "burst")) {
 			v = next_arg(&argc, &argv, "a size");

@@ -218,10 +218,9 @@ static int port_set(int argc, char **argv)
 			have_conns = 1;
 		} else if (matches(argv[0], "host-rate")) {
 			v = next_arg(&argc, &argv, "a rate (0: no quota)");
-			if (strcmp(v, "0") && (parse_rate(v, &host_rate) ||
-					       host_rate < ETHEREAL_RATE_MIN ||
-					       host_rate > ETHEREAL_RATE_MAX))
-				usage_fail("host-rate '%s': must be 0 (no quota) or 1kbit to 10tbit", v);
+			if (strcmp(v, "0") && parse_conn_rate(v, &host_rate))
+				usage_fail("host-rate '%s': must be 0 (no quota) or "
+					   CONN_RATE_RANGE, v);
 			have_rate = 1;
 		} else if (matches(argv[0], "key")) {
 			v = next_arg(&argc, &argv, "a key file, or off");

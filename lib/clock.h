@@ -4,6 +4,7 @@
 #define ETHEREAL_CLOCK_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -58,7 +59,9 @@ static inline bool recv_timeout(uint64_t now, uint64_t end, uint64_t last,
 		return true;
 	if (now >= until)
 		return false;
-	*ms = (int)((until - now + 999999) / 1000000);
+	/* (a wait of more than 24 days is one of INT_MAX ms, woken early) */
+	*ms = until - now > (uint64_t)INT_MAX * 1000000 ? INT_MAX :
+	      (int)((until - now + 999999) / 1000000);
 	return true;
 }
 

@@ -74,6 +74,16 @@ int parse_rate(const char *s, uint64_t *bits_per_sec)
 	return parse_units(s, rate_units, 1e15, bits_per_sec);
 }
 
+int parse_conn_rate(const char *s, uint64_t *bits_per_sec)
+{
+	uint64_t v;
+
+	if (parse_rate(s, &v) || !conn_rate_ok(v))
+		return -1;
+	*bits_per_sec = v;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *bytes)
 {
 	return parse_units(s, size_units, 1e15, bytes);
@@ -82,6 +92,35 @@ int parse_size(const char *s, uint64_t *bytes)
 int parse_time(const char *s, uint64_t *nsec)
 {
 	return parse_units(s, time_units, 1e15, nsec);
+}
+
+int parse_count(const char *s, uint64_t *n)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*n = v;
+	return 0;
+}
+
+int parse_seconds(const char *s, double *sec)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	v = strtod(s, &end);
+	if (*end || !(v > 0) || !isfinite(v) || v > 1e9)
+		return -1;
+	*sec = v;
+	return 0;
 }
 
 int parse_percent(const char *s, unsigned int *pct)

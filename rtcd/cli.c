@@ -126,12 +126,15 @@ static json_t *open_req(int argc, char **argv)
 	port = strtoul(argv[2], &end, 10);
 	if (argv[2][0] < '0' || argv[2][0] > '9' || errno || *end || !port || port > 65535)
 		return bad_args("DPORT '%s' is not a port from 1 to 65535", argv[2]);
-	if (parse_rate(argv[3], &rate) || !rate || rate > INT64_MAX)
-		return bad_args("RATE '%s' is not a rate such as 10mbit", argv[3]);
+	if (parse_conn_rate(argv[3], &rate))
+		return bad_args("RATE '%s' is not a rate from " CONN_RATE_RANGE
+				" such as 10mbit", argv[3]);
 	if (argc > 4 && (parse_size(argv[4], &burst) || burst > UINT32_MAX))
 		return bad_args("BURST '%s' is not a size in bytes up to %u", argv[4], UINT32_MAX);
-	if (argc > 5 && (parse_size(argv[5], &max_pkt) || max_pkt > UINT32_MAX))
-		return bad_args("MAXPKT '%s' is not a size in bytes", argv[5]);
+	if (argc > 5 && (parse_size(argv[5], &max_pkt) || max_pkt < ETHEREAL_MAX_PKT_MIN ||
+			 max_pkt > ETHEREAL_MAX_PKT_MAX))
+		return bad_args("MAXPKT '%s' is not a frame size from %u to %u bytes", argv[5],
+				ETHEREAL_MAX_PKT_MIN, ETHEREAL_MAX_PKT_MAX);
 	req = json_pack("{s:s, s:s, s:i, s:I}", "op", "open", "daddr", argv[1],
 			"dport", (int)port, "rate", (json_int_t)rate);
 	if (req && argc > 4)

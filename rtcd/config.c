@@ -113,14 +113,15 @@ static int parse_limit(char **w, int n, struct rtcd_config *cfg, const char *pat
 		if (i + 1 >= n)
 			return bad(err, len, path, line, "\"%s\" needs a value", w[i]);
 		if (!strcmp(w[i], "connections")) {
-			if (parse_ulong(w[i + 1], 65534, &v) || !v)
+			if (parse_ulong(w[i + 1], ETHEREAL_MAX_CONNS_MAX, &v) || !v)
 				return bad(err, len, path, line, "connections '%s': "
-					   "a number from 1 to 65534", w[i + 1]);
+					   "a number from 1 to %u", w[i + 1],
+					   (unsigned int)ETHEREAL_MAX_CONNS_MAX);
 			l->conns = (uint32_t)v;
 		} else if (!strcmp(w[i], "rate")) {
-			if (parse_rate(w[i + 1], &l->rate) || !l->rate)
-				return bad(err, len, path, line, "rate '%s': a rate such as "
-					   "100mbit", w[i + 1]);
+			if (parse_conn_rate(w[i + 1], &l->rate))
+				return bad(err, len, path, line, "rate '%s': a rate from "
+					   CONN_RATE_RANGE " such as 100mbit", w[i + 1]);
 		} else {
 			return bad(err, len, path, line, "unknown limit '%s' "
 				   "(connections or rate)", w[i]);

@@ -735,14 +735,21 @@ static void on_accept(struct rtcd_conn *k, const struct ethereal_sig_msg *m)
 
 	conn_name(k, id);
 	proxy_str(k->id, ip);
-	k->lifetime_ms = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) ?
-			 m->lifetime : RTCD_LIFETIME_DEFAULT;
+	/*
+	 * The switch's numbers, within what the protocol lets a switch say
+	 * (a lifetime of 0 would refresh every 10 ms; a tolerance below a
+	 * frame is no contract): past them, what we asked for.
+	 */
+	k->lifetime_ms = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_LIFETIME) &&
+			 m->lifetime >= ETHEREAL_LIFETIME_MIN_MS &&
+			 m->lifetime <= ETHEREAL_LIFETIME_MAX_MS ? m->lifetime : RTCD_LIFETIME_DEFAULT;
 	k->hops = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_HOPS) ? m->hops : 0;
 	/* Switches before delay bounds say neither: the contract is what we asked. */
-	k->tol = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_BURST) && m->burst &&
-		 m->burst < k->burst ? m->burst : k->burst;
+	k->tol = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_BURST) &&
+		 m->burst >= k->max_pkt && m->burst < k->burst ? m->burst : k->burst;
+	/* (JSON and state files hold it as a signed 64-bit number) */
 	k->delay_bound = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_DELAY) &&
-			 m->delay != ETHEREAL_SIG_DELAY_NONE ? m->delay : 0;
+			 m->delay != ETHEREAL_SIG_DELAY_NONE && m->delay <= INT64_MAX ? m->delay : 0;
 	/* A switch that acks refreshes: its silence means something. */
 	k->acks = m->present & ETHEREAL_SIG_BIT(ETHEREAL_SIG_A_FEATURES) &&
 		  (m->features & ETHEREAL_SIG_FEAT_REFRESH_ACK);

@@ -121,7 +121,7 @@ static int parse_open(const json_t *o, const struct rtcd_prefix *pfx,
 	if (get_uint(o, "dport", 1, 65535, NULL, &v, msg, len))
 		return -1;
 	r->dport = (uint16_t)v;
-	if (get_uint(o, "rate", 1, INT64_MAX, NULL, &v, msg, len))
+	if (get_uint(o, "rate", ETHEREAL_RATE_MIN, ETHEREAL_RATE_MAX, NULL, &v, msg, len))
 		return -1;
 	r->rate = v;
 	if (get_uint(o, "max_pkt", ETHEREAL_MAX_PKT_MIN, ETHEREAL_MAX_PKT_MAX,

@@ -28,6 +28,7 @@
 
 #include "ids.h"
 #include "rtcd.h"
+#include "units.h"
 
 static char *dir;
 
@@ -116,12 +117,14 @@ static struct rtcd_conn *load_one(const char *path)
 			      "rate", &rate, "burst", &burst, "max_pkt", &max_pkt, "uid", &uid,
 			      "pid", &pid, "lifetime_ms", &lifetime, "hops", &hops,
 			      "tol", &tol, "delay_bound_ns", &bound, "down", &down, "downs", &downs) ||
-	    downs < 0 || downs > UINT32_MAX || tol < 0 || tol > UINT32_MAX || bound < 0 ||
+	    /* the protocol's bounds, as a request's and an ACCEPT's are held to */
+	    downs < 0 || downs > UINT32_MAX || bound < 0 ||
 	    id < ETHEREAL_ID_MIN || id > ETHEREAL_ID_MAX || cookie < 0 || cookie > UINT32_MAX ||
-	    dport < 1 || dport > 65535 || rate < (json_int_t)ETHEREAL_RATE_MIN ||
-	    rate > (json_int_t)ETHEREAL_RATE_MAX || burst < 1 || burst > UINT32_MAX ||
-	    max_pkt < 1 || max_pkt > UINT32_MAX || uid < 0 || uid > UINT32_MAX ||
-	    pid < 0 || pid > INT32_MAX || lifetime < 0 || lifetime > UINT32_MAX ||
+	    dport < 1 || dport > 65535 || rate < 0 || !conn_rate_ok((uint64_t)rate) ||
+	    max_pkt < ETHEREAL_MAX_PKT_MIN || max_pkt > ETHEREAL_MAX_PKT_MAX ||
+	    burst < max_pkt || burst > UINT32_MAX || (tol && (tol < max_pkt || tol > burst)) ||
+	    tol < 0 || uid < 0 || uid > UINT32_MAX || pid < 0 || pid > INT32_MAX ||
+	    lifetime < ETHEREAL_LIFETIME_MIN_MS || lifetime > ETHEREAL_LIFETIME_MAX_MS ||
 	    hops < 0 || hops > 255 || inet_pton(AF_INET, daddr, &a) != 1) {
 		log_msg("%s is not a saved connection: ignored", path);
 		goto out;

@@ -56,7 +56,8 @@
  * Units: rate in bit/s, tol and lengths in bytes, times in nanoseconds of
  * CLOCK_MONOTONIC. TAT keeps the fraction of a nanosecond (as bit-ns, below
  * the rate), so the long-run rate is exact; the arithmetic is 128-bit and
- * saturates, from 1 bit/s to 2^53 (rttr_open()'s limit) at any time.
+ * saturates, from 1 bit/s to 2^53 (past rttr_open()'s 10 Tbit/s) at any
+ * time.
  */
 #ifndef RTTR_PACER_H
 #define RTTR_PACER_H

@@ -76,11 +76,10 @@ static void seq_note(struct seq_track *t, const char *buf, size_t len)
 
 static double seconds_arg(const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (*end || !*s || v <= 0)
-		errx(2, "bad time: %s", s);
+	if (parse_seconds(s, &v))
+		errx(2, "bad time: %s (seconds above 0, at most 1e9)", s);
 	return v;
 }
 
@@ -104,8 +103,7 @@ int main(int argc, char **argv)
 				errx(2, "bad address: %s", optarg);
 			break;
 		case 'n':
-			count = strtoull(optarg, &end, 10);
-			if (*end || !*optarg)
+			if (parse_count(optarg, &count))
 				errx(2, "bad count: %s", optarg);
 			break;
 		case 't':

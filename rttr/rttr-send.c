@@ -172,14 +172,12 @@ int main(int argc, char **argv)
 				errx(2, "bad size: %s", optarg);
 			break;
 		case 'n':
-			count = strtoull(optarg, &end, 10);
-			if (*end || !*optarg)
+			if (parse_count(optarg, &count))
 				errx(2, "bad count: %s", optarg);
 			break;
 		case 't':
-			seconds = strtod(optarg, &end);
-			if (*end || !*optarg || seconds <= 0)
-				errx(2, "bad seconds: %s", optarg);
+			if (parse_seconds(optarg, &seconds))
+				errx(2, "bad seconds: %s (above 0, at most 1e9)", optarg);
 			break;
 		case 'j':
 			json = 1;
@@ -198,8 +196,8 @@ int main(int argc, char **argv)
 	if (*end || port < 1 || port > 65535)
 		errx(2, "bad port: %s", argv[optind + 1]);
 	q.dport = (uint16_t)port;
-	if (parse_rate(argv[optind + 2], &q.rate) || !q.rate)
-		errx(2, "bad rate: %s", argv[optind + 2]);
+	if (parse_conn_rate(argv[optind + 2], &q.rate))
+		errx(2, "bad rate: %s (a rate from " CONN_RATE_RANGE ")", argv[optind + 2]);
 	if (!count && !seconds)
 		seconds = 10;
 	if (!q.max_pkt && size + RTTR_OVERHEAD > RTTR_MAX_PKT_DEFAULT)

@@ -25,19 +25,19 @@ int main(int argc, char **argv)
 	double seconds = 5, sum = 0, sum2 = 0, mean, sd;
 	struct rttr_bucket b;
 	unsigned long n = 0;
-	char *endp;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "p:t:")) != -1) {
 		switch (opt) {
 		case 'p':
-			if (parse_time(optarg, &period) || !period)
-				errx(2, "bad period: %s", optarg);
+			/* rttr_open()'s periods */
+			if (parse_time(optarg, &period) || period < 100000 ||
+			    period > 60000000000ULL)
+				errx(2, "bad period: %s (100us to 60s)", optarg);
 			break;
 		case 't':
-			seconds = strtod(optarg, &endp);
-			if (*endp || seconds <= 0)
-				errx(2, "bad seconds: %s", optarg);
+			if (parse_seconds(optarg, &seconds))
+				errx(2, "bad seconds: %s (above 0, at most 1e9)", optarg);
 			break;
 		default:
 			fprintf(stderr, "usage: rttr-timer [-p PERIOD] [-t SECONDS]\n");
@@ -63,6 +63,9 @@ int main(int argc, char **argv)
 		if (tm > max)
 			max = tm;
 	}
+	if (!n)
+		errx(1, "no tick in %g s of a %llu ns period", seconds,
+		     (unsigned long long)period);
 	mean = sum / n;
 	sd = n > 1 ? sqrt(fmax(0, (sum2 - sum * mean) / (n - 1))) : 0;
 	mean += (double)period;

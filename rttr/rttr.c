@@ -200,8 +200,8 @@ static int reply_contract(json_t *reply, struct rttr *r)
 {
 	uint64_t max_pkt = r->max_pkt;
 
-	if (reply_uint(reply, "rate", 1, 1ULL << 53, &r->rate) ||
-	    reply_uint(reply, "max_pkt", RTTR_OVERHEAD + 1, 65535 + 28 + 14, &max_pkt) ||
+	if (reply_uint(reply, "rate", ETHEREAL_RATE_MIN, ETHEREAL_RATE_MAX, &r->rate) ||
+	    reply_uint(reply, "max_pkt", ETHEREAL_MAX_PKT_MIN, ETHEREAL_MAX_PKT_MAX, &max_pkt) ||
 	    reply_uint(reply, "burst", max_pkt, UINT32_MAX, &r->burst) ||
 	    r->burst < max_pkt ||
 	    reply_uint(reply, "delay_bound_ns", 0, UINT64_MAX, &r->delay_bound))
@@ -376,11 +376,13 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 	for (size_t i = 0; i < sizeof(qos->reserved) / sizeof(qos->reserved[0]); i++)
 		if (qos->reserved[i])
 			return fail(EINVAL, "reserved: must be zero");
-	if (!qos->rate || qos->rate > (1ULL << 53))
-		return fail(EINVAL, "rate: must be 1 to 2^53 bit/s");
+	if (!conn_rate_ok(qos->rate))
+		return fail(EINVAL, "rate: %llu bit/s: not from " CONN_RATE_RANGE,
+			    (unsigned long long)qos->rate);
 	max_pkt = qos->max_pkt ? qos->max_pkt : RTTR_MAX_PKT_DEFAULT;
-	if (max_pkt <= RTTR_OVERHEAD || max_pkt > 65535 + 28 + 14)
-		return fail(EINVAL, "max_pkt: %u bytes: not a UDP frame", max_pkt);
+	if (max_pkt < ETHEREAL_MAX_PKT_MIN || max_pkt > ETHEREAL_MAX_PKT_MAX)
+		return fail(EINVAL, "max_pkt: %u bytes: not a frame from %u to %u bytes", max_pkt,
+			    ETHEREAL_MAX_PKT_MIN, ETHEREAL_MAX_PKT_MAX);
 	period = qos->period_ns ? qos->period_ns : RTTR_PERIOD_DEFAULT;
 	if (period < 100000 || period > 60000000000ULL)
 		return fail(EINVAL, "period: %llu ns: not from 100 us to a minute",

@@ -42,21 +42,18 @@ void on_stop_signals(void)
 
 double arg_seconds(const char *what, const char *s)
 {
-	char *end;
-	double v = strtod(s, &end);
+	double v;
 
-	if (*end || !*s || !(v > 0) || !isfinite(v) || v > 1e9)
+	if (parse_seconds(s, &v))
 		errx(2, "bad %s '%s': seconds, a number > 0", what, s);
 	return v;
 }
 
 uint64_t arg_count(const char *what, const char *s)
 {
-	unsigned long long v;
-	char *end;
+	uint64_t v;
 
-	v = strtoull(s, &end, 10);
-	if (*end || !*s || *s == '-' || !v)
+	if (parse_count(s, &v) || !v)
 		errx(2, "bad %s '%s': a whole number > 0", what, s);
 	return v;
 }

@@ -186,8 +186,9 @@ static void parse(struct sender *s, int argc, char **argv)
 			s->reserve = 1;
 			break;
 		case 'B':
-			if (parse_rate(optarg, &s->q.rate) || !s->q.rate)
-				errx(2, "bad reserved rate '%s': bit/s > 0 (\"5mbit\")", optarg);
+			if (parse_conn_rate(optarg, &s->q.rate))
+				errx(2, "bad reserved rate '%s': " CONN_RATE_RANGE " (\"5mbit\")",
+				     optarg);
 			rtopt = 'B';
 			break;
 		case 'b':

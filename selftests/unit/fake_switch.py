@@ -119,7 +119,7 @@ class Switch:
             msg = message(PROCEEDING, STRAY_ID, cookie, attr(A_HOP, "B", 1))
         elif name == "accept":
             msg = message(ACCEPT, conn_id, cookie,
-                          attr(A_LIFETIME, "I", arg or self.lifetime) +
+                          attr(A_LIFETIME, "I", self.lifetime if arg is None else arg) +
                           attr(A_HOPS, "B", 1))
         elif name == "expire":
             msg = message(TEARDOWN, conn_id, cookie,

@@ -6,7 +6,9 @@
 # the answer one ARP wait longer each, at most ETHEREAL_SIG_PROCEED_MAX per
 # setup, and only for the setup it names. The opens run side by side, each
 # DPORT a scenario of the fake switch, so that the test takes the longest
-# wait alone (about 12 s). Needs root (namespaces, a packet socket).
+# wait alone (about 12 s). An ACCEPT's numbers past the protocol's bounds
+# are not taken (a lifetime of 0: a refresh every 10 ms). Needs root
+# (namespaces, a packet socket).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/lib/ktap.sh"
@@ -33,7 +35,7 @@ late=700
 printf 'socket-group nogroup\n' >"$conf"
 start -v || { cat "$log"; ktap_fail "rtcd starts"; ktap_end; }
 
-ktap_begin 6
+ktap_begin 7
 
 # DPORT=ACTION[*COUNT]@MS,...: what the fake switch does, MS after the SETUP.
 # 5001: two switches wait for ARP, the ACCEPT comes one ARP wait past rtcd's
@@ -43,22 +45,26 @@ ktap_begin 6
 # 5003: PROCEEDINGs with the setup's ID and another cookie, and with the
 #       cookie on an ID not rtcd's.
 # 5004: one PROCEEDING, and no answer.
+# 5005: an ACCEPT at once, of a lifetime of 0 ms.
 accept_at=$((give_up + arp_wait))
 fake_switch \
 	"5001=proceeding@0,proceeding@200,accept@$accept_at,proceeding@$((accept_at + 300))" \
 	"5002=proceeding*$proceed_max@0,proceeding*2@$((give_up + (proceed_max - 1) * arp_wait))" \
 	"5003=stray-cookie@0,stray-id@0,stray-cookie@$((give_up - 500)),stray-id@$((give_up - 500))" \
-	"5004=proceeding@0"
-open_held 30 5001 5002 5003 5004
+	"5004=proceeding@0" "5005=accept:0@0"
+open_held 30 5001 5002 5003 5004 5005
 # The three that time out answer within the longest wait, 5002's.
 for p in 5002 5003 5004; do wait "${opener[$p]}"; done
 # 5001's PROCEEDING after its ACCEPT is long past: still up?
-up=$(cli status | jq -c '.connections[] | select(.dport == 5001) | .state')
-kill "${opener[5001]}" 2>/dev/null
-wait "${opener[5001]}" 2>/dev/null
-# Its close is the last TEARDOWN: every connection's line is there.
+st=$(cli status)
+up=$(jq -c '.connections[] | select(.dport == 5001) | .state' <<<"$st")
+for p in 5001 5005; do
+	kill "${opener[$p]}" 2>/dev/null
+	wait "${opener[$p]}" 2>/dev/null
+done
+# Their close is the last TEARDOWN: every connection's line is there.
 for _ in $(seq 40); do
-	[ "$(grep -c '"dport"' "$sw_out")" = 4 ] && break
+	[ "$(grep -c '"dport"' "$sw_out")" = 5 ] && break
 	sleep 0.05
 done
 kill "$sw"
@@ -102,5 +108,9 @@ ok=$(timed_out 5003 && gave_up_at 5003 "$give_up" &&
      conn 5003 | holds '.sent | has("stray-cookie") and has("stray-id")'; echo $?)
 ktap_result "PROCEEDINGs with another cookie or ID: ignored, timeout at $give_up ms" \
 	"$ok" "$(why 5003)"
+ok=$(holds '.connections[] | select(.dport == 5005) | .state == "up" and .lifetime_ms == 30000' \
+	<<<"$st"; echo $?)
+ktap_result "an ACCEPT's lifetime of 0 ms is not taken: the default, 30 s" "$ok" \
+	"status: $(jq -c '.connections[] | select(.dport == 5005)' <<<"$st"); $(conn 5005)"
 ktap_result "rtcd exited 0" "$([ -z "$bad_exits" ]; echo $?)" "exit status:$bad_exits"
 ktap_end

@@ -279,29 +279,31 @@ TEST(request_open_refused)
 		"{\"daddr\":\"10.0.0.2\"}",
 		"{\"op\":\"opened\"}",
 		"{\"op\":1}",
-		"{\"op\":\"open\",\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1}",
-		"{\"op\":\"open\",\"dport\":1,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0\",\"dport\":1,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":10,\"dport\":1,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"224.0.0.1\",\"dport\":1,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"0.0.0.0\",\"dport\":1,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"255.255.255.255\",\"dport\":1,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"198.18.3.9\",\"dport\":1,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":0,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":65536,\"rate\":1}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":\"80\",\"rate\":1}",
+		"{\"op\":\"open\",\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000}",
+		"{\"op\":\"open\",\"dport\":1,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0\",\"dport\":1,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":10,\"dport\":1,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"224.0.0.1\",\"dport\":1,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"0.0.0.0\",\"dport\":1,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"255.255.255.255\",\"dport\":1,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"198.18.3.9\",\"dport\":1,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":0,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":65536,\"rate\":1000000}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":\"80\",\"rate\":1000000}",
 		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1}",
 		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":0}",
 		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":-5}",
 		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1.5}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_pkt\":59}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_pkt\":65536}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"burst\":1000}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"burst\":4294967296}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_delay_ns\":-1}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_delay_ns\":3600000000001}",
-		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"max_delay_ns\":\"5ms\"}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":999}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"max_pkt\":59}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"max_pkt\":65536}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"burst\":1000}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"burst\":4294967296}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"max_delay_ns\":-1}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"max_delay_ns\":3600000000001}",
+		"{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"max_delay_ns\":\"5ms\"}",
 	};
 	struct rtcd_req r;
 	unsigned int i;
@@ -312,31 +314,43 @@ TEST(request_open_refused)
 		}
 		EXPECT_NE('\0', msg[0]);
 	}
-	parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,\"burst\":1000}", &r);
+	parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"burst\":1000}", &r);
 	EXPECT_NE(NULL, strstr(msg, "max_pkt"));
 }
 
-/* Reals past 2^63 round to it as doubles: still refused, not wrapped. */
+/*
+ * The protocol's rates, 1 kbit/s to 10 Tbit/s, refused past them in a
+ * message that says so; reals past 2^63 round to it as doubles: refused,
+ * not wrapped.
+ */
 TEST(request_rate_limits)
 {
 	struct rtcd_req r;
 
 	ASSERT_EQ(0, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
-			   "\"rate\":9223372036854775807}", &r));
-	EXPECT_EQ((uint64_t)INT64_MAX, r.rate);
+			   "\"rate\":1000}", &r));
+	EXPECT_EQ(1000ULL, r.rate);
 	ASSERT_EQ(0, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
-			   "\"rate\":9.2233720368547748e18}", &r));
-	EXPECT_EQ(9223372036854774784ULL, r.rate);
+			   "\"rate\":10000000000000}", &r));
+	EXPECT_EQ(10000000000000ULL, r.rate);
+	ASSERT_EQ(0, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
+			   "\"rate\":1e13}", &r));
+	EXPECT_EQ(10000000000000ULL, r.rate);
+	EXPECT_EQ(-1, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
+			    "\"rate\":10000000000001}", &r));
+	EXPECT_NE(NULL, strstr(msg, "\"rate\" must be an integer from 1000 to 10000000000000"));
+	EXPECT_EQ(-1, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
+			    "\"rate\":9223372036854775807}", &r));
 	EXPECT_EQ(-1, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
 			    "\"rate\":9.223372036854775808e18}", &r));
-	EXPECT_NE(NULL, strstr(msg, "\"rate\" must be an integer from 1 to"));
+	EXPECT_NE(NULL, strstr(msg, "\"rate\" must be an integer from 1000 to"));
 	EXPECT_EQ(-1, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
 			    "\"rate\":1e19}", &r));
 	EXPECT_EQ(-1, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
 			    "\"rate\":-0.5}", &r));
 	/* A real max_pkt is held to its range as an integer would be. */
 	EXPECT_EQ(-1, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,"
-			    "\"rate\":1,\"max_pkt\":65536.0}", &r));
+			    "\"rate\":1000000,\"max_pkt\":65536.0}", &r));
 }
 
 /* A field of the wrong type is said to be so, not missing. */
@@ -344,17 +358,17 @@ TEST(request_wrong_types)
 {
 	static const struct { const char *req, *msg; } cases[] = {
 		{ "{\"op\":1}", "\"op\" must be a string" },
-		{ "{\"op\":\"open\",\"daddr\":10,\"dport\":1,\"rate\":1}",
+		{ "{\"op\":\"open\",\"daddr\":10,\"dport\":1,\"rate\":1000000}",
 		  "\"daddr\" must be a string" },
-		{ "{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":\"80\",\"rate\":1}",
+		{ "{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":\"80\",\"rate\":1000000}",
 		  "\"dport\" must be an integer" },
 		{ "{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":[1]}",
 		  "\"rate\" must be an integer" },
-		{ "{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1,"
+		{ "{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,"
 		  "\"burst\":true}", "\"burst\" must be an integer" },
 		{ "{\"op\":\"close\",\"id\":777}", "\"id\" must be a string" },
 		{ "{\"op\":\"close\"}", "\"id\" (a string such as \"03:09\") is missing" },
-		{ "{\"op\":\"open\",\"dport\":1,\"rate\":1}", "\"daddr\" (the receiver's" },
+		{ "{\"op\":\"open\",\"dport\":1,\"rate\":1000000}", "\"daddr\" (the receiver's" },
 		{ "{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1}", "\"rate\" is missing" },
 	};
 	struct rtcd_req r;
@@ -462,10 +476,12 @@ TEST(config_refused)
 		{ "limit user nosuchuser-xyz connections 1\n", "no user 'nosuchuser-xyz'" },
 		{ "limit group nosuchgroup-xyz connections 1\n", "no group" },
 		{ "limit host x connections 1\n", "\"user\" or \"group\"" },
-		{ "limit user root connections 0\n", "from 1 to 65534" },
-		{ "limit user root connections 65535\n", "from 1 to 65534" },
-		{ "limit user root connections -1\n", "from 1 to 65534" },
+		{ "limit user root connections 0\n", "from 1 to 65524" },
+		{ "limit user root connections 65525\n", "from 1 to 65524" },
+		{ "limit user root connections -1\n", "from 1 to 65524" },
 		{ "limit user root rate fast\n", "rate 'fast'" },
+		{ "limit user root rate 500\n", "rate '500': a rate from 1kbit to 10tbit" },
+		{ "limit user root rate 11tbit\n", "rate '11tbit': a rate from 1kbit" },
 		{ "limit user root rate\n", "needs a value" },
 		{ "limit user root burst 10\n", "unknown limit 'burst'" },
 		{ "limit group * connections 1\n", "no group '*'" },

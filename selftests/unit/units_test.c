@@ -50,6 +50,49 @@ TEST(bad_rates)
 	EXPECT_EQ(UINT64_MAX, rate("1e30bit"));
 }
 
+/* A reservation's or a port's: the protocol's 1 kbit/s to 10 Tbit/s. */
+TEST(conn_rates)
+{
+	uint64_t v = 0;
+
+	EXPECT_EQ(0, parse_conn_rate("1kbit", &v));
+	EXPECT_EQ(1000ULL, v);
+	EXPECT_EQ(0, parse_conn_rate("10tbit", &v));
+	EXPECT_EQ(10000000000000ULL, v);
+	EXPECT_EQ(-1, parse_conn_rate("999bit", &v));
+	EXPECT_EQ(-1, parse_conn_rate("0", &v));
+	EXPECT_EQ(-1, parse_conn_rate("10000000000001", &v));
+	EXPECT_EQ(-1, parse_conn_rate("fast", &v));
+	EXPECT_EQ(10000000000000ULL, v);	/* untouched on error */
+}
+
+TEST(counts_and_seconds)
+{
+	uint64_t n = 7;
+	double sec = 7;
+
+	EXPECT_EQ(0, parse_count("0", &n));
+	EXPECT_EQ(0ULL, n);
+	EXPECT_EQ(0, parse_count("18446744073709551615", &n));
+	EXPECT_EQ(UINT64_MAX, n);
+	EXPECT_EQ(-1, parse_count("18446744073709551616", &n));
+	EXPECT_EQ(-1, parse_count("-1", &n));
+	EXPECT_EQ(-1, parse_count("+1", &n));
+	EXPECT_EQ(-1, parse_count(" 1", &n));
+	EXPECT_EQ(-1, parse_count("1k", &n));
+	EXPECT_EQ(-1, parse_count("", &n));
+	EXPECT_EQ(0, parse_seconds("2.5", &sec));
+	EXPECT_TRUE(sec == 2.5);
+	EXPECT_EQ(0, parse_seconds("1e9", &sec));
+	EXPECT_EQ(-1, parse_seconds("1.1e9", &sec));
+	EXPECT_EQ(-1, parse_seconds("0", &sec));
+	EXPECT_EQ(-1, parse_seconds("-1", &sec));
+	EXPECT_EQ(-1, parse_seconds("nan", &sec));
+	EXPECT_EQ(-1, parse_seconds("inf", &sec));
+	EXPECT_EQ(-1, parse_seconds("2s", &sec));
+	EXPECT_EQ(-1, parse_seconds("", &sec));
+}
+
 TEST(sizes)
 {
 	EXPECT_EQ(1500ULL, size("1500"));
