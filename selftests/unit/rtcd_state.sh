@@ -83,22 +83,20 @@ start -v
 rc=$?
 ktap_result "rtcd starts over the corrupt files" $rc "$(cat "$log")"
 [ $rc = 0 ] || ktap_end
-missing=
-for f in "${!bad[@]}"; do
-	grep -q "$state/$f is not a saved connection: ignored" "$log" ||
-		missing+=" $f (${bad[$f]})"
-done
-ktap_result "each corrupt file is ignored with a line in the log" \
-	"$([ -z "$missing" ]; echo $?)"
-[ -z "$missing" ] || ktap_info "not logged:$missing"
-missing=
-for f in 0103 010f; do
-	grep -q "$state/$f holds connection [0-9]*, not the one its name says: ignored" "$log" ||
-		missing+=" $f"
-done
-ktap_result "a file holding another ID than its name's is ignored with a line in the log" \
-	"$([ -z "$missing" ]; echo $?)"
-[ -z "$missing" ] || ktap_info "not logged:$missing"
+# logged DESC WHAT FILE...: the log has "FILE WHAT" for each FILE
+logged() {
+	local desc=$1 what=$2 f missing=
+	shift 2
+	for f; do
+		grep -q "$state/$f $what" "$log" || missing+=" $f${bad[$f]:+ (${bad[$f]})}"
+	done
+	ktap_result "$desc" "$([ -z "$missing" ]; echo $?)"
+	[ -z "$missing" ] || ktap_info "not logged:$missing"
+}
+logged "each corrupt file is ignored with a line in the log" \
+	"is not a saved connection: ignored" "${!bad[@]}"
+logged "a file holding another ID than its name's is ignored with a line in the log" \
+	"holds connection [0-9]*, not the one its name says: ignored" 0103 010f
 ktap_result "the file of a dead process is dropped without a complaint" \
 	"$(! grep -q "$state/0301 " "$log"; echo $?)"
 left=$(cd "$state" && ls -A | tr '\n' ' ')
