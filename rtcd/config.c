@@ -13,7 +13,6 @@
  * exist is an error, not a limit that silently never applies.
  */
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -41,26 +40,14 @@ static int bad(char *err, size_t len, const char *path, unsigned int line,
 	return -1;
 }
 
-/* A decimal number that is all of S, at most MAX. */
-static int parse_ulong(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return errno || *end || *v > max ? -1 : 0;
-}
-
 /* A user's (GROUP false) or group's name or number: its id, or -1. */
 static int resolve(const char *name, bool group, uint32_t *id)
 {
 	struct passwd *pw;
 	struct group *gr;
-	unsigned long v;
+	uint64_t v;
 
-	if (!parse_ulong(name, UINT32_MAX - 1, &v)) {
+	if (!parse_count(name, &v) && v <= UINT32_MAX - 1) {
 		*id = (uint32_t)v;
 		return 0;
 	}
@@ -81,7 +68,7 @@ static int parse_limit(char **w, int n, struct rtcd_config *cfg, const char *pat
 		       unsigned int line, char *err, size_t len)
 {
 	struct rtcd_limit *l;
-	unsigned long v;
+	uint64_t v;
 	int i;
 
 	if (n < 3)
@@ -113,7 +100,7 @@ static int parse_limit(char **w, int n, struct rtcd_config *cfg, const char *pat
 		if (i + 1 >= n)
 			return bad(err, len, path, line, "\"%s\" needs a value", w[i]);
 		if (!strcmp(w[i], "connections")) {
-			if (parse_ulong(w[i + 1], ETHEREAL_MAX_CONNS_MAX, &v) || !v)
+			if (parse_count(w[i + 1], &v) || !v || v > ETHEREAL_MAX_CONNS_MAX)
 				return bad(err, len, path, line, "connections '%s': "
 					   "a number from 1 to %u", w[i + 1],
 					   (unsigned int)ETHEREAL_MAX_CONNS_MAX);
