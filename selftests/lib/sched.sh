@@ -13,10 +13,10 @@ ports_qdisc() {
 }
 
 # field KEY TEXT: the value of KEY=value in TEXT's first line that has one
-# (its last there). In bash: a sed and a head cost two program starts,
-# and tests take hundreds of fields.
+# (its last there); KEY is a regex, plain words in practice. In bash: a
+# sed and a head cost two program starts, and tests take hundreds.
 field() {
-	local line re="(^|.*[^[:alnum:]_])$1=([^ ]*)"
+	local line re="^(.*[^[:alnum:]_])?$1=([^ ]*)"
 	while IFS= read -r line; do
 		[[ $line =~ $re ]] && { echo "${BASH_REMATCH[2]}"; return 0; }
 	done <<<"$2"
