@@ -65,12 +65,12 @@ fig4() { # mode
 	rt=$(flow_rx rt)
 	ktap_info "$m: reserved 50%: $rt; queue drops $(queue_drops swp1 03:09)"
 	ktap_info "$m: best effort: $(field rate_bps "$(flow_rx be1)") + $(field rate_bps "$(flow_rx be2)") bit/s"
-	ktap_check "$m, Fig. 4: every sender offered its rate, within its contract" senders_ok rt be1 be2
+	ktap_senders "$m, Fig. 4: every sender offered its rate, within its contract" rt be1 be2
 	rcvd=$(( $(field received "$(flow_rx be1)") + $(field received "$(flow_rx be2)") ))
 	sent=$(( $(field sent "$(flow_tx be1)") + $(field sent "$(flow_tx be2)") ))
-	ktap_result "$m, Fig. 4: the output port was overloaded (best effort lost frames)" \
+	flow_result "$m, Fig. 4: the output port was overloaded (best effort lost frames)" \
 		"$([ "$rcvd" -lt "$sent" ]; echo $?)"
-	ktap_explain "$m, Fig. 4: the 50% connection lost nothing and got its rate within 1%" \
+	flow_explain "$m, Fig. 4: the 50% connection lost nothing and got its rate within 1%" \
 		"$(delivered rt 1; echo $?)" \
 		lost_where rt swp1
 	ctl sw1 conn del dev swp1 id 03:09
@@ -86,8 +86,8 @@ overload() { # mode
 	flows_go queue_mark
 	rt=$(flow_rx rt)
 	ktap_info "$m: 200% load: $rt"
-	ktap_check "$m, 200% load: every sender offered its rate, within its contract" senders_ok rt be1 be2
-	ktap_explain "$m, 200% load: no conforming real-time frame lost" \
+	ktap_senders "$m, 200% load: every sender offered its rate, within its contract" rt be1 be2
+	flow_explain "$m, 200% load: no conforming real-time frame lost" \
 		"$(delivered rt 1; echo $?)" \
 		lost_where rt swp1
 	ctl sw1 conn del dev swp1 id 03:09
@@ -105,11 +105,11 @@ isolation() { # mode
 	b=$(flow_rx b)
 	ktap_info "$m: 3x over its 20%: $a"
 	ktap_info "$m: conforming at 30%: $b; queue drops $(queue_drops swp3 03:09); $(flow_tx b)"
-	ktap_check "$m, isolation: both senders offered their rates, within contract" senders_ok a b
-	ktap_explain "$m, isolation: the conforming connection lost nothing, its 30% within 1%" \
+	ktap_senders "$m, isolation: both senders offered their rates, within contract" a b
+	flow_explain "$m, isolation: the conforming connection lost nothing, its 30% within 1%" \
 		"$(delivered b 1 && [ "$(queue_drops swp3 03:09)" = 0 ]; echo $?)" \
 		lost_where b swp3
-	ktap_result "$m, isolation: the greedy one got its 20%, its excess dropped in its queue" \
+	flow_result "$m, isolation: the greedy one got its 20%, its excess dropped in its queue" \
 		"$(within "$(field rate_bps "$a")" $((LINK / 5)) 2 &&
 		   [ "$(queue_drops swp1 03:09)" = \
 		     $(( $(field sent "$(flow_tx a)") - $(field received "$a") )) ]; echo $?)"
@@ -117,7 +117,7 @@ isolation() { # mode
 	# what it sent beyond it waited in its own queue, which its bound
 	# does not cover (cyclic mode counted that wait until 2026-11)
 	a=$(ctl sw1 -j conn show dev swp1 id 03:09 | jq -c '.[0].measured')
-	ktap_result "$m, isolation: the greedy one's frames within the port's promise, counted from when they conformed" \
+	flow_result "$m, isolation: the greedy one's frames within the port's promise, counted from when they conformed" \
 		"$(holds '.frames > 0 and .promise_ns > 0 and .over_on_time == 0' <<<"$a"; echo $?)" "$a"
 	ctl sw1 conn del dev swp1 id 03:09
 	ctl sw1 conn del dev swp3 id 03:09

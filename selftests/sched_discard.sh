@@ -49,10 +49,10 @@ on h1 tc qdisc add dev eth0 root tbf rate "${LINK}bit" burst $((LINK * $(slow 20
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 
 send_be "window $WINDOW" $((LINK * 8 / 10))
-ktap_check "the sender reached 80% of the link" senders_ok be
-ktap_result "best effort held to the residual 40% within 5%" \
+ktap_senders "the sender reached 80% of the link" be
+flow_result "best effort held to the residual 40% within 5%" \
 	"$(within "$_got" $((LINK * 4 / 10)) 5; echo $?)"
-ktap_result "every frame over it counted as a preemptive discard" \
+flow_result "every frame over it counted as a preemptive discard" \
 	"$([ "$_early" = $(( $(field sent "$(flow_tx be)") - $(field received "$(flow_rx be)") )) ]
 	   echo $?)"
 

@@ -93,8 +93,8 @@ run() {
 	dropped=$(($(class_stat sw1 swp2 dropped) - _d0))
 	ktap_info "$name: a queue of $buf bytes, $dropped dropped${tcp:+, TCP ${goodput:-none} bit/s};" \
 		"$(flow_rx rt)"
-	ktap_check "$name: the sender kept its rate, bunched within the window" senders_ok rt
-	ktap_explain "$name: every frame arrived, none dropped at the switch${tcp:+, beside TCP}" \
+	ktap_senders "$name: the sender kept its rate, bunched within the window" rt
+	flow_explain "$name: every frame arrived, none dropped at the switch${tcp:+, beside TCP}" \
 		"$([ "$dropped" = 0 ] && delivered rt 1 &&
 		   { [ -z "$tcp" ] || [ "${goodput:-0}" -ge $((LINK / 10)) ]; }; echo $?)" \
 		path_drops h1 sw1 swp1 swp2 h2

@@ -49,11 +49,11 @@ run() { # percent
 	ktap_info "$pct%: real time $(field rate_bps "$rt") bit/s, $(field received "$rt")" \
 		"of $(field sent "$(flow_tx rt)") frames (sent at $(field sent_bps "$(flow_tx rt)") bit/s); TCP goodput $goodput bit/s" \
 		"(residual $res); $early preemptive discards"
-	ktap_check "$pct%: the real-time sender offered its rate, within its contract" senders_ok rt
-	ktap_result "$pct%: real time got its reservation within 1%, nothing lost" \
+	ktap_senders "$pct%: the real-time sender offered its rate, within its contract" rt
+	flow_result "$pct%: real time got its reservation within 1%, nothing lost" \
 		"$(delivered rt 1; echo $?)"
 	# TCP goodput carries 1448 of every 1514 bytes on the wire.
-	ktap_result "$pct%: TCP got at least half the residual, and not more than it" \
+	flow_result "$pct%: TCP got at least half the residual, and not more than it" \
 		"$(at_least "$goodput" "$res" 50 && at_least "$res" "$goodput" 95; echo $?)"
 	ctl sw1 conn del dev swp1 id 03:09
 }
