@@ -10,9 +10,10 @@
 # within each phase's steady state, never from the senders' run time; a
 # run that misses and in which the emulated machine stalled the link past
 # what the peer catches up is repeated (tc-configs/README.md,
-# Calibration); a check whose every run was spoiled is skipped, and
-# says why. About 2.5 minutes, 7 at most (every peer run three times). On a debug kernel the link and every
-# rate are machine_rate's and the cycle (with what follows it: taprio's
+# Calibration); what missed in a peer's every run, all spoiled, is
+# skipped, saying why (run_invalid). About 2.5 minutes, 7 at most (every
+# peer run three times). On a debug kernel the link and every rate are
+# machine_rate's and the cycle (with what follows it: taprio's
 # slots, the buckets) and the receivers' waits slow's, so that a cycle
 # still holds the same frames.
 # timeout=480
@@ -288,28 +289,18 @@ check() {
 			why= && break
 		[ -n "$why" ] || break
 	done
+	# every run spoiled, the last one missed (why is kept only then)
+	run_invalid=${why:+the machine stalled the senders or the link in all $TRIES runs:$why}
 	ktap_info "$kind: $(on sw1 tc -s qdisc show dev swp2 | awk '/^qdisc/ { q = $2 " " $3 } /Sent/ { printf "%s sent %d dropped %s; ", q, $4, $7 }')"
-	# Every run spoiled and missed (why is kept only then): what missed
-	# measured the machine, not the peer. Said so, as the bench says an
-	# invalid point is: skipped, neither passed nor failed.
-	local result=ktap_result
-	[ -z "$why" ] || result=spoiled
-	$result "$kind: best effort alone: $be1 of $e1 bit/s" "$(rates_ok "$be1" "$e1"; echo $?)"
+	flow_result "$kind: best effort alone: $be1 of $e1 bit/s" "$(rates_ok "$be1" "$e1"; echo $?)"
 	[ -n "$e2" ] || return 0
-	$result "$kind: the flow's class with best effort: $rt2 of $e2 bit/s" \
+	flow_result "$kind: the flow's class with best effort: $rt2 of $e2 bit/s" \
 		"$(rates_ok "$rt2" "$e2"; echo $?)"
-	$result "$kind: best effort with the flow: $be2 of $e3 bit/s" \
+	flow_result "$kind: best effort with the flow: $be2 of $e3 bit/s" \
 		"$(rates_ok "$be2" "$e3"; echo $?)"
 	[ -z "${SIB:-}" ] ||
-		$result "$kind: the flow's sibling in its class, all it offers: $sb2 of $SB_OFFER bit/s" \
+		flow_result "$kind: the flow's sibling in its class, all it offers: $sb2 of $SB_OFFER bit/s" \
 			"$(rates_ok "$sb2" $SB_OFFER; echo $?)"
-}
-spoiled() { # DESC STATUS
-	if [ "$2" -eq 0 ]; then
-		ktap_ok "$1"
-	else
-		ktap_skip "$1" "the machine stalled the senders or the link in all $TRIES runs"
-	fi
 }
 
 ktap_begin 26

@@ -65,7 +65,7 @@ fig4() { # mode
 	rt=$(flow_rx rt)
 	ktap_info "$m: reserved 50%: $rt; queue drops $(queue_drops swp1 03:09)"
 	ktap_info "$m: best effort: $(field rate_bps "$(flow_rx be1)") + $(field rate_bps "$(flow_rx be2)") bit/s"
-	ktap_senders "$m, Fig. 4: every sender offered its rate, within its contract" rt be1 be2
+	ktap_senders "$m, Fig. 4: every sender offered its rate, within its contract"
 	rcvd=$(( $(field received "$(flow_rx be1)") + $(field received "$(flow_rx be2)") ))
 	sent=$(( $(field sent "$(flow_tx be1)") + $(field sent "$(flow_tx be2)") ))
 	flow_result "$m, Fig. 4: the output port was overloaded (best effort lost frames)" \
@@ -86,7 +86,7 @@ overload() { # mode
 	flows_go queue_mark
 	rt=$(flow_rx rt)
 	ktap_info "$m: 200% load: $rt"
-	ktap_senders "$m, 200% load: every sender offered its rate, within its contract" rt be1 be2
+	ktap_senders "$m, 200% load: every sender offered its rate, within its contract"
 	flow_explain "$m, 200% load: no conforming real-time frame lost" \
 		"$(delivered rt 1; echo $?)" \
 		lost_where rt swp1
@@ -105,7 +105,7 @@ isolation() { # mode
 	b=$(flow_rx b)
 	ktap_info "$m: 3x over its 20%: $a"
 	ktap_info "$m: conforming at 30%: $b; queue drops $(queue_drops swp3 03:09); $(flow_tx b)"
-	ktap_senders "$m, isolation: both senders offered their rates, within contract" a b
+	ktap_senders "$m, isolation: both senders offered their rates, within contract"
 	flow_explain "$m, isolation: the conforming connection lost nothing, its 30% within 1%" \
 		"$(delivered b 1 && [ "$(queue_drops swp3 03:09)" = 0 ]; echo $?)" \
 		lost_where b swp3

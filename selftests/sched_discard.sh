@@ -49,7 +49,7 @@ on h1 tc qdisc add dev eth0 root tbf rate "${LINK}bit" burst $((LINK * $(slow 20
 on h1 ping -c 1 -W 2 "$(host_ip h2)" >/dev/null
 
 send_be "window $WINDOW" $((LINK * 8 / 10))
-ktap_senders "the sender reached 80% of the link" be
+ktap_senders "the sender reached 80% of the link"
 flow_result "best effort held to the residual 40% within 5%" \
 	"$(within "$_got" $((LINK * 4 / 10)) 5; echo $?)"
 flow_result "every frame over it counted as a preemptive discard" \
@@ -63,7 +63,7 @@ ctl sw1 conn del dev swp1 id 03:09
 # bytes of the last window, the paper's, dropped some). Its rate is
 # asserted: only of a sender that offered it.
 send_be "no reservation" $((LINK * 95 / 100))
-ktap_explain "without reservations the whole link is residual: nothing discarded at 95% of it" \
+flow_explain "without reservations the whole link is residual: nothing discarded at 95% of it" \
 	"$([ "$_early" = 0 ] && senders_ok be >/dev/null &&
 	   within "$_got" $((LINK * 95 / 100)) 2; echo $?)" senders_ok be
 

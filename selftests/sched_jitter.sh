@@ -27,7 +27,7 @@ measure() { # mode
 	flow_start be h3 h2 "$(host_ip h2)" 5001 $((LINK * 3 / 10)) $SECS $SIZE
 	flows_go
 	ktap_info "$1: $(flow_rx rt)"
-	ktap_result "$1: senders reached their rates, nothing real-time lost" \
+	flow_result "$1: senders reached their rates, nothing real-time lost" \
 		"$(senders_ok rt be >/dev/null &&
 		   [ "$(field received "$(flow_rx rt)")" = "$(field sent "$(flow_tx rt)")" ]
 		   echo $?)"

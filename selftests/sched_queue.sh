@@ -93,7 +93,7 @@ run() {
 	dropped=$(($(class_stat sw1 swp2 dropped) - _d0))
 	ktap_info "$name: a queue of $buf bytes, $dropped dropped${tcp:+, TCP ${goodput:-none} bit/s};" \
 		"$(flow_rx rt)"
-	ktap_senders "$name: the sender kept its rate, bunched within the window" rt
+	ktap_senders "$name: the sender kept its rate, bunched within the window"
 	flow_explain "$name: every frame arrived, none dropped at the switch${tcp:+, beside TCP}" \
 		"$([ "$dropped" = 0 ] && delivered rt 1 &&
 		   { [ -z "$tcp" ] || [ "${goodput:-0}" -ge $((LINK / 10)) ]; }; echo $?)" \

@@ -49,7 +49,7 @@ run() { # percent
 	ktap_info "$pct%: real time $(field rate_bps "$rt") bit/s, $(field received "$rt")" \
 		"of $(field sent "$(flow_tx rt)") frames (sent at $(field sent_bps "$(flow_tx rt)") bit/s); TCP goodput $goodput bit/s" \
 		"(residual $res); $early preemptive discards"
-	ktap_senders "$pct%: the real-time sender offered its rate, within its contract" rt
+	ktap_senders "$pct%: the real-time sender offered its rate, within its contract"
 	flow_result "$pct%: real time got its reservation within 1%, nothing lost" \
 		"$(delivered rt 1; echo $?)"
 	# TCP goodput carries 1448 of every 1514 bytes on the wire.

@@ -85,7 +85,6 @@ _flow_listen() {
 
 flows_go() {
 	local name try why pids pre=("$@")
-	_flows_invalid=
 	for ((try = 1; ; try++)); do
 		[ ${#pre[@]} -eq 0 ] || "${pre[@]}"
 		for name in "${!_flow_spec[@]}"; do
@@ -109,6 +108,7 @@ flows_go() {
 		[ "$try" -lt "$FLOW_TRIES" ] || break
 		ktap_info "run $try not valid, again: $why"
 	done
+	run_invalid=$why
 	_flow_spec=()
 	_flow_rxpid=()
 }
@@ -190,42 +190,25 @@ senders_ok() {
 	done
 }
 
-# ktap_senders DESC NAME...: the check that the run was the one meant:
-# every sender offered its rate, within its contract (senders_ok). When
-# flows_go ran out of tries without one, what the run measured was the
-# emulated machine (a sender stalled past its contract, or could not offer
-# its rate beside the others), not the switch: the check is skipped with
-# the counters that say so, as the bench shows an invalid point, and so is
-# each check of that run that fails (flow_result, flow_explain), until the
-# next flows_go. What passes in it passes: it held under a harder load.
-_flows_invalid=
-ktap_senders() {
-	local desc=$1 why
-	shift
-	if why=$(senders_ok "$@"); then
-		ktap_ok "$desc"
-	else
-		_flows_invalid=$why
-		ktap_skip "$desc" "no valid run in $FLOW_TRIES: $why"
-	fi
-}
+# run_invalid: why the last run was not the experiment meant, empty when
+# it was. flows_go sets it once it has run out of tries with a sender that
+# missed its rate or went past its contract (senders_ok); peer_calibration
+# when the machine spoiled every run of a peer. Such a run measured the
+# emulated machine, not the switch: each of its checks that fails is
+# skipped with the counters that say so (flow_result, flow_explain), as
+# the bench shows an invalid point. What passes in it passes: it held
+# under a harder load.
+run_invalid=
+# ktap_senders DESC: the check that flows_go's run was valid
+ktap_senders() { flow_result "$1" "$([ -z "$run_invalid" ]; echo $?)"; }
 # flow_result DESC STATUS [WHY], flow_explain DESC STATUS CMD...:
-# ktap_result and ktap_explain, but a failure in a run that was not valid
-# is skipped, saying why
-flow_result() {
-	if [ "$2" -ne 0 ] && [ -n "$_flows_invalid" ]; then
-		ktap_skip "$1" "not a valid run: $_flows_invalid"
-	else
-		ktap_result "$@"
-	fi
+# ktap_result and ktap_explain, but a failure in an invalid run is skipped
+_invalid_skip() { # DESC STATUS
+	[ "$2" -ne 0 ] && [ -n "$run_invalid" ] &&
+		ktap_skip "$1" "not a valid run: $run_invalid"
 }
-flow_explain() {
-	if [ "$2" -ne 0 ] && [ -n "$_flows_invalid" ]; then
-		ktap_skip "$1" "not a valid run: $_flows_invalid"
-	else
-		ktap_explain "$@"
-	fi
-}
+flow_result() { _invalid_skip "$1" "$2" || ktap_result "$@"; }
+flow_explain() { _invalid_skip "$1" "$2" || ktap_explain "$@"; }
 
 # delivered NAME PERCENT: every frame of NAME arrived, at its sender's rate
 # within PERCENT. The receiver's rate is held to what the sender put out,
