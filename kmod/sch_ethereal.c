@@ -157,11 +157,16 @@ void ethereal_reschedule(struct ethereal_sched *q)
  * time for the count alone, its tolerance the contract's burst, against
  * which its bound is counted.
  */
+static u64 paced_tol(const struct ethereal_sched *q, const struct ethereal_class *cl)
+{
+	return min(cl->tau, q->cycle + cl->tx_max);
+}
+
 static u64 ethereal_conform(struct ethereal_sched *q, struct ethereal_class *cl,
 			    unsigned int len, u64 now)
 {
 	bool paced = q->mode == ETHEREAL_MODE_PACED;
-	u64 tol = paced ? min(cl->tau, q->cycle + cl->tx_max) : cl->tau;
+	u64 tol = paced ? paced_tol(q, cl) : cl->tau;
 	u64 tx = ethereal_tx_ns(len, cl->rate);
 	u64 tau = tol > tx ? tol - tx : 0;
 	u64 tat = cl->vtime;
@@ -300,12 +305,38 @@ static struct sk_buff *ethereal_class_pop(struct ethereal_class *cl)
 	return skb;
 }
 
+/*
+ * When the wheel takes a connection's next frame. By its stamp, normally.
+ * But when the port ran late (LATE: for the frame just taken, or since the
+ * next one arrived), the frames of a connection over its contract, whose
+ * shaper's clock runs ahead of its arrivals, all fell due together: by their
+ * stamps, its backlog would go back to back before the frames that arrived
+ * meanwhile, delaying them by what its source sent in excess. It is owed
+ * them, so it loses nothing, but takes its turn among what is due now. A
+ * conforming connection keeps its stamps, which are its arrivals' order.
+ * Only the order changes, and only while the port is late, when no bound
+ * holds (ethereal_measure() leaves lateness out).
+ */
+static u64 paced_key(struct ethereal_sched *q, const struct ethereal_class *cl,
+		     u64 now, bool late)
+{
+	const struct ethereal_skb_cb *cb = ethereal_cb(cl->q.head);
+
+	if (cb->time >= now || cl->vtime <= now + paced_tol(q, cl))
+		return cb->time;
+	if (!late && cb->late == q->x.late_ns)
+		return cb->time;
+	q->x.late_turns++;
+	return now;
+}
+
 static struct sk_buff *paced_dequeue(struct ethereal_sched *q, u64 now, u64 *next,
 				     struct ethereal_class **clp)
 {
 	struct ethereal_wheel_item *it = ethereal_wheel_pop(&q->wheel, now);
 	struct ethereal_class *cl;
 	struct sk_buff *skb;
+	bool late;
 
 	if (!it) {
 		*next = ethereal_wheel_next(&q->wheel);
@@ -314,8 +345,10 @@ static struct sk_buff *paced_dequeue(struct ethereal_sched *q, u64 now, u64 *nex
 	cl = container_of(it, struct ethereal_class, item);
 	*clp = cl;
 	skb = ethereal_class_pop(cl);
+	/* as ethereal_late() counts it */
+	late = now > max(q->due, ethereal_cb(skb)->time);
 	if (cl->q.qlen)
-		ethereal_wheel_add(&q->wheel, &cl->item, ethereal_cb(cl->q.head)->time);
+		ethereal_wheel_add(&q->wheel, &cl->item, paced_key(q, cl, now, late));
 	return skb;
 }
 

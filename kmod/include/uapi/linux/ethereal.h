@@ -425,6 +425,10 @@ struct tc_ethereal_xstats {
 	__u64	late_ns;	/* the link free, a frame due, and the scheduler
 				 * not run: the machine's stalls, summed
 				 */
+	__u64	late_turns;	/* paced: frames of a connection over its
+				 * contract sent in turn with what was due,
+				 * not by their stamps, the port late
+				 */
 };
 
 struct tc_ethereal_class_xstats {
