@@ -23,7 +23,8 @@
 # [:FLAGS]], NAME a sender (its receiver is the one on its port), FLOW its
 # flow id (-f), OFFERED and RESERVED in bit/s, FLAGS h when the sender's
 # own queue is part of what is measured (its ENOBUFS then do not spoil a
-# run).
+# run), o when the flow offers beyond RESERVED on purpose (it may skip up
+# to half its excess: rtperf(1)).
 #
 # Senders never catch up in a burst (rtperf send --skip): woken later than
 # their gap between datagrams (an emulated machine stalls for 5 to 30 ms

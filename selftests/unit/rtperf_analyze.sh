@@ -121,7 +121,7 @@ held() {
 }
 held "$D/o1"
 
-ktap_begin 14
+ktap_begin 15
 out=$("$rtperf" analyze -w 0.1 -S 2 -o "$D/export.csv" -F a:rx:1:c:8336000:9000000 -F b:rx:2:c:4168000 \
 	"$D"/r?)
 rc=$?
@@ -204,4 +204,15 @@ ktap_result "the export: every datagram of every run, tagged with the run" \
 	"$([ "$(head -n 1 "$D/export.csv")" = run,rx,flow,seq,sched_ns,tx_ns,rx_ns,size ] &&
 	   [ "$(grep -c '^6,rx,1,' "$D/export.csv")" = 1000 ] &&
 	   [ "$(wc -l <"$D/export.csv")" = $((7 * 1490 + 1)) ]; echo $?)"
+# r5: a skipped 30 of 1030 (2.9%; 1.96% of both flows' departures), over
+# -S 2. As an overload (flag o) at 3x it may skip a third; at 1.05x half
+# its excess, 2.4%, is under the 2.9% it skipped; and o needs an offer
+# above the reservation.
+over() { "$rtperf" analyze -w 0.1 -S 2 -F "a:rx:1:c:$1" -F b:rx:2:c:4168000 "$D/r5" 2>&1; }
+o3=$(over 18000000:6000000:o | jq -c '[.valid, .skipped_pct]')
+o105=$(over 6300000:6000000:o | jq -c '[.valid, (.run[0].why | test("more than 2.38%"))]')
+bad=$(over 6000000:6000000:o; echo "rc=$?")
+ktap_result "an overload (flag o) may skip half its excess, at least -S; o needs OFFERED > RESERVED" \
+	"$([ "$o3" = '[1,1.96]' ] && [ "$o105" = '[0,true]' ] && [[ $bad == *"flag o needs"*rc=2 ]]; echo $?)" \
+	"3x: $o3, 1.05x: $o105, not over: $bad"
 ktap_end
