@@ -278,7 +278,8 @@ static int ethereal_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *
 		print_u64(PRINT_ANY, "discards", "discards %" PRIu64 " ", st.discards);
 		print_u64(PRINT_ANY, "unmatched", "unmatched %" PRIu64 " ", st.unmatched);
 		print_ns("late", "late %s ", st.late_ns);
-		print_u64(PRINT_ANY, "late_turns", "late turns %" PRIu64, st.late_turns);
+		print_u64(PRINT_ANY, "late_turns", "late turns %" PRIu64 " ", st.late_turns);
+		print_u64(PRINT_ANY, "early", "early %" PRIu64, st.early);
 	} else if (xstats && RTA_PAYLOAD(xstats) >= sizeof(struct tc_ethereal_class_xstats)) {
 		struct tc_ethereal_class_xstats cs;
 

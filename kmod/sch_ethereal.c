@@ -352,6 +352,39 @@ static struct sk_buff *paced_dequeue(struct ethereal_sched *q, u64 now, u64 *nex
 	return skb;
 }
 
+/*
+ * Nothing due, the link free for best effort: the frame due next may go
+ * now if it is due within its connection's tolerance (the burst its shaper
+ * lets through at once). A connection whose frames came bunched beyond
+ * its burst (a stall upstream, a sender's host) is held to its rate at
+ * the switch, and one offered near its rate drains such a backlog at the
+ * rate it leaves spare, carrying one stall's delay for dozens of frames:
+ * link time no frame is due for lets it catch up. Its stamps stay, so
+ * over time no connection gets more than its rate and a tolerance; a due
+ * frame waits for such a frame as for a best-effort one, the one frame in
+ * service every bound counts (bound.h).
+ */
+static struct sk_buff *paced_early(struct ethereal_sched *q, u64 now,
+				   struct ethereal_class **clp)
+{
+	struct ethereal_wheel_item *it = ethereal_wheel_peek(&q->wheel);
+	struct ethereal_class *cl;
+	struct sk_buff *skb;
+
+	if (!it)
+		return NULL;
+	cl = container_of(it, struct ethereal_class, item);
+	if (it->time > now + paced_tol(q, cl))
+		return NULL;
+	ethereal_wheel_del(&q->wheel, it);
+	*clp = cl;
+	skb = ethereal_class_pop(cl);
+	if (cl->q.qlen)
+		ethereal_wheel_add(&q->wheel, &cl->item, ethereal_cb(cl->q.head)->time);
+	q->x.early++;
+	return skb;
+}
+
 static struct sk_buff *cyclic_dequeue(struct ethereal_sched *q, u64 now, u64 *next,
 				      struct ethereal_class **clp)
 {
@@ -491,12 +524,16 @@ struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 		skb = paced_dequeue(q, now, &next, &cl);
 	else
 		skb = cyclic_dequeue(q, now, &next, &cl);
+	if (!skb && q->ctl.qlen) {
+		q->x.ctl_late++;
+		skb = ethereal_ctl_pop(q, now);
+		goto sent;
+	}
+	if (!skb && q->mode == ETHEREAL_MODE_PACED)
+		skb = paced_early(q, now, &cl);
 	if (skb) {
 		q->x.rt_packets++;
 		q->x.rt_bytes += qdisc_pkt_len(skb);
-	} else if (q->ctl.qlen) {
-		q->x.ctl_late++;
-		skb = ethereal_ctl_pop(q, now);
 	} else {
 		skb = __qdisc_dequeue_head(&q->be);
 		if (!skb) {
@@ -510,7 +547,8 @@ struct sk_buff *ethereal_dequeue(struct Qdisc *sch)
 	}
 sent:
 	tx = ethereal_tx_ns(qdisc_pkt_len(skb), q->rate);
-	ready = ethereal_cb(skb)->time;
+	/* (a frame sent early was ready when it went) */
+	ready = min(ethereal_cb(skb)->time, now);
 	/*
 	 * Cyclic: a frame that conformed after its visit was due at the next
 	 * cycle; one its credit sends before it conforms, now.

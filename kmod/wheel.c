@@ -186,6 +186,22 @@ struct ethereal_wheel_item *ethereal_wheel_pop(struct ethereal_wheel *w, u64 now
 	}
 }
 
+struct ethereal_wheel_item *ethereal_wheel_peek(struct ethereal_wheel *w)
+{
+	unsigned int i;
+	u64 span;
+
+	if (!w->count)
+		return NULL;
+	i = find_next_bit(w->b0, ETHEREAL_WHEEL_SLOTS, w->cur & SLOT_MASK);
+	if (i < ETHEREAL_WHEEL_SLOTS)
+		return list_first_entry(&w->l0[i], struct ethereal_wheel_item, list);
+	span = wheel_next_span(w);
+	if (!span)
+		return NULL;
+	return list_first_entry(&w->l1[span & SLOT_MASK], struct ethereal_wheel_item, list);
+}
+
 u64 ethereal_wheel_next(struct ethereal_wheel *w)
 {
 	unsigned int i;

@@ -47,6 +47,13 @@ void ethereal_wheel_add(struct ethereal_wheel *w, struct ethereal_wheel_item *it
 void ethereal_wheel_del(struct ethereal_wheel *w, struct ethereal_wheel_item *it);
 /* An item due at NOW (its slot has begun), or NULL. */
 struct ethereal_wheel_item *ethereal_wheel_pop(struct ethereal_wheel *w, u64 now);
+/*
+ * An item not yet due, without taking it: the first of the earliest slot
+ * of the current span, or else the first filed in the next span with
+ * items (not the earliest there: finding that would scan its list), or
+ * NULL. O(1); the current slot stays.
+ */
+struct ethereal_wheel_item *ethereal_wheel_peek(struct ethereal_wheel *w);
 /* When the earliest item's slot begins (a lower bound), or U64_MAX if empty. */
 u64 ethereal_wheel_next(struct ethereal_wheel *w);
 

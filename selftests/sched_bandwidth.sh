@@ -105,8 +105,8 @@ isolation() { # mode
 	b=$(flow_rx b)
 	ktap_info "$m: 3x over its 20%: $a"
 	ktap_info "$m: conforming at 30%: $b; queue drops $(queue_drops swp3 03:09); $(flow_tx b)"
-	ktap_info "$m: swp2's stalls and the greedy one's turns taken late: $(on sw1 tc -s -j qdisc show dev swp2 |
-		jq -c '[.. | objects | select(has("late_turns")) | {late, late_turns}][0]')"
+	ktap_info "$m: swp2's stalls, turns taken late, frames sent early: $(on sw1 tc -s -j qdisc show dev swp2 |
+		jq -c '[.. | objects | select(has("late_turns")) | {late, late_turns, early}][0]')"
 	ktap_senders "$m, isolation: both senders offered their rates, within contract"
 	flow_explain "$m, isolation: the conforming connection lost nothing, its 30% within 1%" \
 		"$(delivered b 1 && [ "$(queue_drops swp3 03:09)" = 0 ]; echo $?)" \

@@ -2,7 +2,8 @@
 /*
  * kmod/wheel.c, the paced scheduler's timing wheel, against a brute-force
  * model: nothing comes out before its slot begins, everything due comes
- * out, next() is a lower bound, deletion works, at every time scale.
+ * out, next() is a lower bound, peek() finds the earliest of the current
+ * span without taking it, deletion works, at every time scale.
  */
 #include <stdlib.h>
 #include "kselftest_harness.h"
@@ -73,6 +74,29 @@ static void run(struct __test_metadata *_metadata, u64 maxgap, u64 maxahead, int
 				       (unsigned long long)earliest);
 		} else {
 			ASSERT_EQ(U64_MAX, next);
+		}
+		/*
+		 * peek: an item in the wheel, of the earliest slot when that
+		 * is in the current span; taken out now and then, as the paced
+		 * scheduler sends a frame early.
+		 */
+		wi = ethereal_wheel_peek(&wheel);
+		if (!in)
+			ASSERT_NULL(wi);
+		if (in && earliest - now < 1000000000ULL)
+			ASSERT_NE(NULL, wi);
+		if (wi) {
+			struct item *it = container_of(wi, struct item, w);
+
+			ASSERT_TRUE(it->in);
+			if (wi->level == 0)
+				ASSERT_EQ(SLOT(next), SLOT(it->time) < wheel.cur ?
+					  wheel.cur : SLOT(it->time));
+			if (rnd(3) == 0) {
+				ethereal_wheel_del(&wheel, wi);
+				it->in = 0;
+				in--;
+			}
 		}
 
 		now += rnd(maxgap);

@@ -429,6 +429,9 @@ struct tc_ethereal_xstats {
 				 * contract sent in turn with what was due,
 				 * not by their stamps, the port late
 				 */
+	__u64	early;		/* paced: frames sent before their time, within
+				 * their tolerance, no frame due
+				 */
 };
 
 struct tc_ethereal_class_xstats {
