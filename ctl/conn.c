@@ -162,13 +162,10 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	uint32_t b, m;
 
 	(void)data;
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	enl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
-	if (!c[ETHEREAL_CONN_A_IN_IFNAME] || !c[ETHEREAL_CONN_A_OUT_IFNAME] ||
-	    !c[ETHEREAL_CONN_A_IN_ID] || !c[ETHEREAL_CONN_A_RATE])
-		return MNL_CB_OK;
+	attr_table(nlh, tb);
+	nest_table(tb[ETHEREAL_A_CONN], c, &ethereal_conn_attrs);
+	out_name = conn_out(c);
 	in_name = mnl_attr_get_str(c[ETHEREAL_CONN_A_IN_IFNAME]);
-	out_name = mnl_attr_get_str(c[ETHEREAL_CONN_A_OUT_IFNAME]);
 	format_conn_id(mnl_attr_get_u16(c[ETHEREAL_CONN_A_IN_ID]), id, sizeof(id));
 	format_conn_id(c[ETHEREAL_CONN_A_QID] ? mnl_attr_get_u16(c[ETHEREAL_CONN_A_QID]) : 0,
 		       qid, sizeof(qid));

@@ -12,6 +12,7 @@
 
 #include "cmdline.h"
 #include "nl.h"
+#include "attrs.h"
 
 struct ctl {
 	struct enl_sock nl;
@@ -30,7 +31,7 @@ extern struct ctl ctl;
 /*
  * Exit statuses, as ip(8)'s: 1 for a wrong command line and whatever fails
  * before the kernel is asked (no such device, no module), 2 when the kernel
- * refuses the request.
+ * refuses the request, or answers it with a malformed reply.
  */
 #define EXIT_USAGE	1
 #define EXIT_KERNEL	2
@@ -70,8 +71,25 @@ void ctl_talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *data, const char *what);
 /* "02:e7:00:00:00:01" */
 void format_mac(const uint8_t *mac, char *buf, size_t len);
 
-/* Replies: attribute tables indexed by type (nests: enl_nest_table()) */
-void attr_table(const struct nlmsghdr *nlh, const struct nlattr **tb, int max);
+/*
+ * Replies and events: attribute tables indexed by type, of ETHEREAL_A_*
+ * (TB[ETHEREAL_A_MAX + 1]) or of a nest of SET, checked against their
+ * policies (attrs.h), nests with their message. A malformed message, or
+ * one without an attribute its set requires, ends the command
+ * (EXIT_KERNEL), naming the attribute, before anything of it is printed.
+ */
+void attr_table(const struct nlmsghdr *nlh, const struct nlattr **tb);
+void nest_table(const struct nlattr *nest, const struct nlattr **tb,
+		const struct enl_attrs *set);
+/*
+ * TB[TYPE], of SET: an attribute this kind of message always has, though
+ * others of its set do not (the policy cannot require it); its absence
+ * ends the command as a malformed message does.
+ */
+const struct nlattr *attr_need(const struct nlattr **tb, const struct enl_attrs *set,
+			       int type);
+/* A number, of the width its policy checked: 0 when absent. */
+uint64_t attr_num(const struct nlattr *a);
 
 /* Counters (ETHEREAL_STATS_A_*) of a reply, printed or added to JSON */
 void stats_print(const struct nlattr *nest, const char *indent);
@@ -83,6 +101,13 @@ json_t *stats_json(const struct nlattr *nest);
  * rate (the ethereal qdisc's too); the text output keeps tc's "10Mbit".
  */
 json_t *rate_json(uint64_t bits_per_sec);
+/* A switch's reply: the name of its bridge, which it has, as its ifindex. */
+const char *switch_name(const struct nlattr **tb);
+/*
+ * A connection of a reply (not of an event): the name of its output port,
+ * which it has, as it has either of ETHEREAL_CONN_A_OUT_MAC and _OUT_ID.
+ */
+const char *conn_out(const struct nlattr **c);
 /*
  * A connection's delay bounds (ETHEREAL_CONN_A_DELAY, _PATH_DELAY of the
  * nest C), when it has them: " delay 6.8ms path 20.4ms", or delay_ns and

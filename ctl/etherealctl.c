@@ -247,31 +247,65 @@ void format_mac(const uint8_t *m, char *buf, size_t len)
 		 m[0], m[1], m[2], m[3], m[4], m[5]);
 }
 
-/* Of a generic netlink reply: attributes after its genlmsghdr. */
-void attr_table(const struct nlmsghdr *nlh, const struct nlattr **tb, int max)
+/* What attr_table() read last, to name it if it is malformed. */
+static const char *msg_kind = "reply";
+
+/*
+ * A message the module should not have sent (a module of another version,
+ * or its bug): the command fails, nothing of the object printed.
+ */
+static __attribute__((noreturn)) void reply_fail(const struct enl_fault *f)
 {
-	enl_attr_table(nlh, sizeof(struct genlmsghdr), tb, max);
+	char why[160];
+
+	enl_fault_str(f, why, sizeof(why));
+	fflush(stdout);
+	fprintf(stderr, "etherealctl: the module's %s has %s\n", msg_kind, why);
+	ctl_exit(EXIT_KERNEL);
 }
 
-static const char *const stat_names[ETHEREAL_STATS_A_MAX + 1] = {
-	[ETHEREAL_STATS_A_RX_PACKETS] = "rx_packets",
-	[ETHEREAL_STATS_A_RX_BYTES] = "rx_bytes",
-	[ETHEREAL_STATS_A_TX_PACKETS] = "tx_packets",
-	[ETHEREAL_STATS_A_TX_BYTES] = "tx_bytes",
-	[ETHEREAL_STATS_A_DROP_UNKNOWN_ID] = "drop_unknown_id",
-	[ETHEREAL_STATS_A_DROP_PORT_STATE] = "drop_port_state",
-	[ETHEREAL_STATS_A_DROP_OVERSIZE] = "drop_oversize",
-	[ETHEREAL_STATS_A_DROP_MALFORMED] = "drop_malformed",
-	[ETHEREAL_STATS_A_DROP_CONTROL] = "drop_control",
-	[ETHEREAL_STATS_A_DROP_TO_SWITCH] = "drop_to_switch",
-	[ETHEREAL_STATS_A_DROP_QUEUE] = "drop_queue",
-	[ETHEREAL_STATS_A_DROP_EARLY] = "drop_early",
-	[ETHEREAL_STATS_A_DROP_FILTERED] = "drop_filtered",
-};
-
-static uint64_t stat(const struct nlattr **tb, int type)
+/* Of a generic netlink message: attributes after its genlmsghdr. */
+void attr_table(const struct nlmsghdr *nlh, const struct nlattr **tb)
 {
-	return tb[type] ? mnl_attr_get_u64(tb[type]) : 0;
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	struct enl_fault f;
+
+	msg_kind = mnl_nlmsg_get_payload_len(nlh) >= sizeof(*g) &&
+		   g->cmd == ETHEREAL_CMD_CONN_EVENT ? "event" : "reply";
+	if (enl_attr_table(nlh, sizeof(*g), &ethereal_attrs, tb, &f))
+		reply_fail(&f);
+}
+
+void nest_table(const struct nlattr *nest, const struct nlattr **tb,
+		const struct enl_attrs *set)
+{
+	struct enl_fault f;
+
+	if (enl_nest_table(nest, set, tb, &f))
+		reply_fail(&f);
+}
+
+const struct nlattr *attr_need(const struct nlattr **tb, const struct enl_attrs *set,
+			       int type)
+{
+	if (!tb[type])
+		reply_fail(&(struct enl_fault){ .set = set, .type = type, .missing = true });
+	return tb[type];
+}
+
+uint64_t attr_num(const struct nlattr *a)
+{
+	switch (a ? mnl_attr_get_payload_len(a) : 0) {
+	case 1:
+		return mnl_attr_get_u8(a);
+	case 2:
+		return mnl_attr_get_u16(a);
+	case 4:
+		return mnl_attr_get_u32(a);
+	case 8:
+		return mnl_attr_get_u64(a);
+	}
+	return 0;
 }
 
 void stats_print(const struct nlattr *nest, const char *indent)
@@ -279,17 +313,17 @@ void stats_print(const struct nlattr *nest, const char *indent)
 	const struct nlattr *tb[ETHEREAL_STATS_A_MAX + 1];
 	int i;
 
-	enl_nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
+	nest_table(nest, tb, &ethereal_stats_attrs);
 	printf("%sRX: packets %llu bytes %llu  TX: packets %llu bytes %llu\n",
 	       indent,
-	       (unsigned long long)stat(tb, ETHEREAL_STATS_A_RX_PACKETS),
-	       (unsigned long long)stat(tb, ETHEREAL_STATS_A_RX_BYTES),
-	       (unsigned long long)stat(tb, ETHEREAL_STATS_A_TX_PACKETS),
-	       (unsigned long long)stat(tb, ETHEREAL_STATS_A_TX_BYTES));
+	       (unsigned long long)attr_num(tb[ETHEREAL_STATS_A_RX_PACKETS]),
+	       (unsigned long long)attr_num(tb[ETHEREAL_STATS_A_RX_BYTES]),
+	       (unsigned long long)attr_num(tb[ETHEREAL_STATS_A_TX_PACKETS]),
+	       (unsigned long long)attr_num(tb[ETHEREAL_STATS_A_TX_BYTES]));
 	printf("%sdrops:", indent);
 	for (i = ETHEREAL_STATS_A_DROP_UNKNOWN_ID; i <= ETHEREAL_STATS_A_MAX; i++)
-		printf(" %s %llu", stat_names[i] + strlen("drop_"),
-		       (unsigned long long)stat(tb, i));
+		printf(" %s %llu", ethereal_stats_attrs.policy[i].name + strlen("drop_"),
+		       (unsigned long long)attr_num(tb[i]));
 	putchar('\n');
 }
 
@@ -299,15 +333,29 @@ json_t *stats_json(const struct nlattr *nest)
 	json_t *o = json_object();
 	int i;
 
-	enl_nest_table(nest, tb, ETHEREAL_STATS_A_MAX);
+	nest_table(nest, tb, &ethereal_stats_attrs);
 	for (i = ETHEREAL_STATS_A_RX_PACKETS; i <= ETHEREAL_STATS_A_MAX; i++)
-		json_object_set_new(o, stat_names[i], json_integer((json_int_t)stat(tb, i)));
+		json_object_set_new(o, ethereal_stats_attrs.policy[i].name,
+				    json_integer((json_int_t)attr_num(tb[i])));
 	return o;
 }
 
 json_t *rate_json(uint64_t bits_per_sec)
 {
 	return json_integer((json_int_t)(bits_per_sec / 8));
+}
+
+const char *switch_name(const struct nlattr **tb)
+{
+	attr_need(tb, &ethereal_attrs, ETHEREAL_A_IFINDEX);
+	return mnl_attr_get_str(attr_need(tb, &ethereal_attrs, ETHEREAL_A_IFNAME));
+}
+
+const char *conn_out(const struct nlattr **c)
+{
+	if (!c[ETHEREAL_CONN_A_OUT_MAC])
+		attr_need(c, &ethereal_conn_attrs, ETHEREAL_CONN_A_OUT_ID);
+	return mnl_attr_get_str(attr_need(c, &ethereal_conn_attrs, ETHEREAL_CONN_A_OUT_IFNAME));
 }
 
 void conn_delay_print(const struct nlattr **c)
@@ -334,24 +382,19 @@ void conn_delay_json(json_t *o, const struct nlattr **c)
 			(json_int_t)mnl_attr_get_u64(c[ETHEREAL_CONN_A_PATH_DELAY])));
 }
 
-static uint64_t hop_attr(const struct nlattr **h, int type)
-{
-	return h[type] ? mnl_attr_get_u64(h[type]) : 0;
-}
-
 /* What the output port measured of its frames' delays (ETHEREAL_CONN_A_HOP). */
 void conn_hop_print(const struct nlattr *nest)
 {
 	const struct nlattr *h[ETHEREAL_HOP_A_MAX + 1];
 	char max[32], on_time[32];
 
-	enl_nest_table(nest, h, ETHEREAL_HOP_A_MAX);
-	format_time(hop_attr(h, ETHEREAL_HOP_A_DELAY_MAX), max, sizeof(max));
-	format_time(hop_attr(h, ETHEREAL_HOP_A_ON_TIME_MAX), on_time, sizeof(on_time));
+	nest_table(nest, h, &ethereal_hop_attrs);
+	format_time(attr_num(h[ETHEREAL_HOP_A_DELAY_MAX]), max, sizeof(max));
+	format_time(attr_num(h[ETHEREAL_HOP_A_ON_TIME_MAX]), on_time, sizeof(on_time));
 	printf(" measured %llu max %s on-time %s over %llu broken %llu",
-	       (unsigned long long)hop_attr(h, ETHEREAL_HOP_A_FRAMES), max, on_time,
-	       (unsigned long long)hop_attr(h, ETHEREAL_HOP_A_OVER),
-	       (unsigned long long)hop_attr(h, ETHEREAL_HOP_A_OVER_ON_TIME));
+	       (unsigned long long)attr_num(h[ETHEREAL_HOP_A_FRAMES]), max, on_time,
+	       (unsigned long long)attr_num(h[ETHEREAL_HOP_A_OVER]),
+	       (unsigned long long)attr_num(h[ETHEREAL_HOP_A_OVER_ON_TIME]));
 }
 
 json_t *conn_hop_json(const struct nlattr *nest)
@@ -359,13 +402,13 @@ json_t *conn_hop_json(const struct nlattr *nest)
 	const struct nlattr *h[ETHEREAL_HOP_A_MAX + 1];
 	json_t *o;
 
-	enl_nest_table(nest, h, ETHEREAL_HOP_A_MAX);
+	nest_table(nest, h, &ethereal_hop_attrs);
 	o = json_pack("{s:I, s:I, s:I, s:I, s:I}",
-		      "frames", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_FRAMES),
-		      "max_ns", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_DELAY_MAX),
-		      "on_time_max_ns", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_ON_TIME_MAX),
-		      "over", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_OVER),
-		      "over_on_time", (json_int_t)hop_attr(h, ETHEREAL_HOP_A_OVER_ON_TIME));
+		      "frames", (json_int_t)attr_num(h[ETHEREAL_HOP_A_FRAMES]),
+		      "max_ns", (json_int_t)attr_num(h[ETHEREAL_HOP_A_DELAY_MAX]),
+		      "on_time_max_ns", (json_int_t)attr_num(h[ETHEREAL_HOP_A_ON_TIME_MAX]),
+		      "over", (json_int_t)attr_num(h[ETHEREAL_HOP_A_OVER]),
+		      "over_on_time", (json_int_t)attr_num(h[ETHEREAL_HOP_A_OVER_ON_TIME]));
 	if (h[ETHEREAL_HOP_A_PROMISE])
 		json_object_set_new(o, "promise_ns", json_integer(
 			(json_int_t)mnl_attr_get_u64(h[ETHEREAL_HOP_A_PROMISE])));

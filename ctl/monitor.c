@@ -44,28 +44,6 @@ static const char *event_name(uint8_t event)
 	return event <= ETHEREAL_EVENT_MAX && event_names[event] ? event_names[event] : "unknown";
 }
 
-static uint64_t get_num(const struct nlattr *a)
-{
-	if (!a)
-		return 0;
-	switch (mnl_attr_get_payload_len(a)) {
-	case 1:
-		return mnl_attr_get_u8(a);
-	case 2:
-		return mnl_attr_get_u16(a);
-	case 4:
-		return mnl_attr_get_u32(a);
-	case 8:
-		return mnl_attr_get_u64(a);
-	}
-	return 0;
-}
-
-static const char *get_str(const struct nlattr *a)
-{
-	return a && mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0 ? mnl_attr_get_str(a) : "?";
-}
-
 /* One event; the family checked. DATA: the bridge's ifindex, 0 for any. */
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -73,60 +51,64 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
 	uint32_t want = *(const uint32_t *)data;
 	char id[8], s[32], daddr[INET_ADDRSTRLEN] = "", mac[18] = "";
-	const char *event, *reason = NULL, *state = NULL;
+	const char *event, *bridge, *in_name, *out_name = NULL, *reason = NULL, *state = NULL;
 	uint64_t rate;
+	uint16_t in_id;
 	uint8_t hop;
 
 	if (nlh->nlmsg_type != ctl.nl.genl_family ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g) || g->cmd != ETHEREAL_CMD_CONN_EVENT)
 		return MNL_CB_OK;
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	if (!tb[ETHEREAL_A_EVENT] || !tb[ETHEREAL_A_CONN] ||
-	    (want && get_num(tb[ETHEREAL_A_IFINDEX]) != want))
+	attr_table(nlh, tb);
+	if (want && attr_num(tb[ETHEREAL_A_IFINDEX]) != want)
 		return MNL_CB_OK;
-	enl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
-
-	event = event_name((uint8_t)get_num(tb[ETHEREAL_A_EVENT]));
+	/* An event is of a connection, and names its switch. */
+	event = event_name(mnl_attr_get_u8(attr_need(tb, &ethereal_attrs, ETHEREAL_A_EVENT)));
+	bridge = mnl_attr_get_str(attr_need(tb, &ethereal_attrs, ETHEREAL_A_IFNAME));
+	nest_table(attr_need(tb, &ethereal_attrs, ETHEREAL_A_CONN), c, &ethereal_conn_attrs);
 	if (tb[ETHEREAL_A_REASON])
-		reason = ethereal_sig_reason_name((unsigned int)get_num(tb[ETHEREAL_A_REASON]));
-	hop = (uint8_t)get_num(tb[ETHEREAL_A_HOP]);
-	rate = get_num(c[ETHEREAL_CONN_A_RATE]);
-	if (c[ETHEREAL_CONN_A_DADDR] && mnl_attr_get_payload_len(c[ETHEREAL_CONN_A_DADDR]) == 4)
+		reason = ethereal_sig_reason_name(mnl_attr_get_u16(tb[ETHEREAL_A_REASON]));
+	hop = (uint8_t)attr_num(tb[ETHEREAL_A_HOP]);
+	rate = mnl_attr_get_u64(c[ETHEREAL_CONN_A_RATE]);
+	in_name = mnl_attr_get_str(c[ETHEREAL_CONN_A_IN_IFNAME]);
+	in_id = mnl_attr_get_u16(c[ETHEREAL_CONN_A_IN_ID]);
+	/* An event of a setup refused before it was installed has no way out. */
+	if (c[ETHEREAL_CONN_A_OUT_IFNAME])
+		out_name = mnl_attr_get_str(c[ETHEREAL_CONN_A_OUT_IFNAME]);
+	if (c[ETHEREAL_CONN_A_DADDR])
 		inet_ntop(AF_INET, mnl_attr_get_payload(c[ETHEREAL_CONN_A_DADDR]), daddr,
 			  sizeof(daddr));
-	if (c[ETHEREAL_CONN_A_OUT_MAC] && mnl_attr_get_payload_len(c[ETHEREAL_CONN_A_OUT_MAC]) == 6)
+	if (c[ETHEREAL_CONN_A_OUT_MAC])
 		format_mac(mnl_attr_get_payload(c[ETHEREAL_CONN_A_OUT_MAC]), mac, sizeof(mac));
 	if (c[ETHEREAL_CONN_A_STATE])
-		state = get_num(c[ETHEREAL_CONN_A_STATE]) == ETHEREAL_CONN_PENDING ? "pending" : "up";
+		state = mnl_attr_get_u8(c[ETHEREAL_CONN_A_STATE]) == ETHEREAL_CONN_PENDING ?
+			"pending" : "up";
 
 	if (ctl.json) {
-		json_t *o = json_pack("{s:s, s:s, s:s, s:I}", "event", event,
-				      "bridge", get_str(tb[ETHEREAL_A_IFNAME]),
-				      "dev", get_str(c[ETHEREAL_CONN_A_IN_IFNAME]),
-				      "id", (json_int_t)get_num(c[ETHEREAL_CONN_A_IN_ID]));
+		json_t *o = json_pack("{s:s, s:s, s:s, s:I}", "event", event, "bridge", bridge,
+				      "dev", in_name, "id", (json_int_t)in_id);
 
-		if (c[ETHEREAL_CONN_A_OUT_IFNAME])
-			json_object_set_new(o, "out",
-					    json_string(get_str(c[ETHEREAL_CONN_A_OUT_IFNAME])));
+		if (out_name)
+			json_object_set_new(o, "out", json_string(out_name));
 		if (mac[0])
 			json_object_set_new(o, "lladdr", json_string(mac));
 		if (c[ETHEREAL_CONN_A_OUT_ID])
 			json_object_set_new(o, "outid",
-					    json_integer((json_int_t)get_num(c[ETHEREAL_CONN_A_OUT_ID])));
+					    json_integer(mnl_attr_get_u16(c[ETHEREAL_CONN_A_OUT_ID])));
 		if (c[ETHEREAL_CONN_A_QID])
 			json_object_set_new(o, "queue",
-					    json_integer((json_int_t)get_num(c[ETHEREAL_CONN_A_QID])));
+					    json_integer(mnl_attr_get_u16(c[ETHEREAL_CONN_A_QID])));
 		/* Bytes per second, as tc -j gives rates. */
 		json_object_set_new(o, "rate", json_integer((json_int_t)(rate / 8)));
 		json_object_set_new(o, "burst",
-				    json_integer((json_int_t)get_num(c[ETHEREAL_CONN_A_BURST])));
+				    json_integer((json_int_t)attr_num(c[ETHEREAL_CONN_A_BURST])));
 		json_object_set_new(o, "maxpkt",
-				    json_integer((json_int_t)get_num(c[ETHEREAL_CONN_A_MAX_PKT])));
+				    json_integer((json_int_t)attr_num(c[ETHEREAL_CONN_A_MAX_PKT])));
 		if (daddr[0])
 			json_object_set_new(o, "daddr", json_string(daddr));
 		if (c[ETHEREAL_CONN_A_DPORT])
 			json_object_set_new(o, "dport",
-					    json_integer((json_int_t)get_num(c[ETHEREAL_CONN_A_DPORT])));
+					    json_integer(mnl_attr_get_u16(c[ETHEREAL_CONN_A_DPORT])));
 		if (c[ETHEREAL_CONN_A_SWAP])
 			json_object_set_new(o, "swap", json_true());
 		if (state)
@@ -146,15 +128,14 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	}
 
-	format_conn_id((uint16_t)get_num(c[ETHEREAL_CONN_A_IN_ID]), id, sizeof(id));
-	printf("%s %s dev %s id %s", event, get_str(tb[ETHEREAL_A_IFNAME]),
-	       get_str(c[ETHEREAL_CONN_A_IN_IFNAME]), id);
-	if (c[ETHEREAL_CONN_A_OUT_IFNAME]) {
-		printf(" -> %s", get_str(c[ETHEREAL_CONN_A_OUT_IFNAME]));
+	format_conn_id(in_id, id, sizeof(id));
+	printf("%s %s dev %s id %s", event, bridge, in_name, id);
+	if (out_name) {
+		printf(" -> %s", out_name);
 		if (mac[0]) {
 			printf(" lladdr %s", mac);
 		} else {
-			format_conn_id((uint16_t)get_num(c[ETHEREAL_CONN_A_OUT_ID]), s, sizeof(s));
+			format_conn_id((uint16_t)attr_num(c[ETHEREAL_CONN_A_OUT_ID]), s, sizeof(s));
 			printf(" id %s", s);
 		}
 	}
@@ -163,7 +144,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (daddr[0])
 		printf(" daddr %s", daddr);
 	if (c[ETHEREAL_CONN_A_DPORT])
-		printf(" dport %u", (unsigned int)get_num(c[ETHEREAL_CONN_A_DPORT]));
+		printf(" dport %u", mnl_attr_get_u16(c[ETHEREAL_CONN_A_DPORT]));
 	if (state && !reason)
 		printf(" %s", state);
 	if (reason)

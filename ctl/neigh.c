@@ -76,13 +76,8 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	uint32_t age;
 
 	(void)data;
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	enl_nest_table(tb[ETHEREAL_A_NEIGH], nt, ETHEREAL_NEIGH_A_MAX);
-	if (!nt[ETHEREAL_NEIGH_A_IFNAME] || !nt[ETHEREAL_NEIGH_A_ADDR] ||
-	    !nt[ETHEREAL_NEIGH_A_IFINDEX] ||
-	    !nt[ETHEREAL_NEIGH_A_LLADDR] ||
-	    mnl_attr_get_payload_len(nt[ETHEREAL_NEIGH_A_LLADDR]) != ETH_ALEN)
-		return MNL_CB_OK;
+	attr_table(nlh, tb);
+	nest_table(tb[ETHEREAL_A_NEIGH], nt, &ethereal_neigh_attrs);
 	if (tb[ETHEREAL_A_IFINDEX])
 		if_indextoname(mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]), bridge);
 	inet_ntop(AF_INET, mnl_attr_get_payload(nt[ETHEREAL_NEIGH_A_ADDR]), ip, sizeof(ip));

@@ -20,10 +20,10 @@ static uint32_t u32_or_0(const struct nlattr *a)
 	return a ? mnl_attr_get_u32(a) : 0;
 }
 
-/* A MAC address attribute as text; "?" when absent or not 6 bytes. */
+/* A MAC address attribute as text; "?" when absent. */
 static void mac_attr(const struct nlattr *a, char *buf, size_t len)
 {
-	if (a && mnl_attr_get_payload_len(a) == 6)
+	if (a)
 		format_mac(mnl_attr_get_payload(a), buf, len);
 	else
 		snprintf(buf, len, "?");
@@ -39,10 +39,8 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 	const char *name;
 
 	(void)data;
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	enl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
-	if (!pt[ETHEREAL_PORT_A_IFNAME])
-		return MNL_CB_OK;
+	attr_table(nlh, tb);
+	nest_table(tb[ETHEREAL_A_PORT], pt, &ethereal_port_attrs);
 	name = mnl_attr_get_str(pt[ETHEREAL_PORT_A_IFNAME]);
 	if (tb[ETHEREAL_A_IFINDEX])
 		if_indextoname(mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]), bridge);

@@ -10,7 +10,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <net/ethernet.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +59,10 @@ static int conf_switch_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
 	struct conf_list *list = data;
 	struct conf_switch *sw;
+	const char *name;
 
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	if (!tb[ETHEREAL_A_IFNAME] || !tb[ETHEREAL_A_IFINDEX])
-		return MNL_CB_OK;
+	attr_table(nlh, tb);
+	name = switch_name(tb);
 	if (list->n == list->cap) {
 		size_t cap = list->cap ? 2 * list->cap : 16;
 
@@ -79,7 +78,7 @@ static int conf_switch_cb(const struct nlmsghdr *nlh, void *data)
 	sw->ifindex = mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]);
 	sw->lifetime_ms = tb[ETHEREAL_A_LIFETIME] ? mnl_attr_get_u32(tb[ETHEREAL_A_LIFETIME]) :
 						    ETHEREAL_LIFETIME_DEFAULT_MS;
-	snprintf(sw->name, sizeof(sw->name), "%s", mnl_attr_get_str(tb[ETHEREAL_A_IFNAME]));
+	snprintf(sw->name, sizeof(sw->name), "%s", name);
 	return MNL_CB_OK;
 }
 
@@ -92,10 +91,8 @@ static int conf_port_cb(const struct nlmsghdr *nlh, void *data)
 	uint64_t host_rate = 0;
 
 	(void)data;
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	enl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
-	if (!pt[ETHEREAL_PORT_A_IFNAME])
-		return MNL_CB_OK;
+	attr_table(nlh, tb);
+	nest_table(tb[ETHEREAL_A_PORT], pt, &ethereal_port_attrs);
 	if (pt[ETHEREAL_PORT_A_HOST_RATE])
 		host_rate = mnl_attr_get_u64(pt[ETHEREAL_PORT_A_HOST_RATE]);
 	if (host_rate)
@@ -116,11 +113,9 @@ static int conf_neigh_cb(const struct nlmsghdr *nlh, void *data)
 	char word[WORD_SIZE], ip[INET_ADDRSTRLEN], mac[18];
 
 	(void)data;
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	enl_nest_table(tb[ETHEREAL_A_NEIGH], nt, ETHEREAL_NEIGH_A_MAX);
-	if (!nt[ETHEREAL_NEIGH_A_STATIC] || !nt[ETHEREAL_NEIGH_A_IFNAME] ||
-	    !nt[ETHEREAL_NEIGH_A_ADDR] || !nt[ETHEREAL_NEIGH_A_LLADDR] ||
-	    mnl_attr_get_payload_len(nt[ETHEREAL_NEIGH_A_LLADDR]) != ETH_ALEN)
+	attr_table(nlh, tb);
+	nest_table(tb[ETHEREAL_A_NEIGH], nt, &ethereal_neigh_attrs);
+	if (!nt[ETHEREAL_NEIGH_A_STATIC])
 		return MNL_CB_OK;
 	inet_ntop(AF_INET, mnl_attr_get_payload(nt[ETHEREAL_NEIGH_A_ADDR]), ip, sizeof(ip));
 	format_mac(mnl_attr_get_payload(nt[ETHEREAL_NEIGH_A_LLADDR]), mac, sizeof(mac));
@@ -136,21 +131,20 @@ static int conf_conn_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *c[ETHEREAL_CONN_A_MAX + 1];
 	char in[WORD_SIZE], out[WORD_SIZE], id[8], outid[8], mac[18], rate[32], burst[32];
 	char daddr[INET_ADDRSTRLEN];
+	const char *out_name;
 
 	(void)data;
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	enl_nest_table(tb[ETHEREAL_A_CONN], c, ETHEREAL_CONN_A_MAX);
-	if ((c[ETHEREAL_CONN_A_ORIGIN] &&
-	     mnl_attr_get_u8(c[ETHEREAL_CONN_A_ORIGIN]) != ETHEREAL_ORIGIN_STATIC) ||
-	    !c[ETHEREAL_CONN_A_IN_IFNAME] || !c[ETHEREAL_CONN_A_OUT_IFNAME] ||
-	    !c[ETHEREAL_CONN_A_IN_ID] || !c[ETHEREAL_CONN_A_RATE] ||
-	    !(c[ETHEREAL_CONN_A_OUT_ID] || c[ETHEREAL_CONN_A_OUT_MAC]))
+	attr_table(nlh, tb);
+	nest_table(tb[ETHEREAL_A_CONN], c, &ethereal_conn_attrs);
+	if (c[ETHEREAL_CONN_A_ORIGIN] &&
+	    mnl_attr_get_u8(c[ETHEREAL_CONN_A_ORIGIN]) != ETHEREAL_ORIGIN_STATIC)
 		return MNL_CB_OK;
+	out_name = conn_out(c);
 	format_conn_id(mnl_attr_get_u16(c[ETHEREAL_CONN_A_IN_ID]), id, sizeof(id));
 	format_rate_exact(mnl_attr_get_u64(c[ETHEREAL_CONN_A_RATE]), rate, sizeof(rate));
 	printf("conn add dev %s id %s out %s",
 	       conf_word(mnl_attr_get_str(c[ETHEREAL_CONN_A_IN_IFNAME]), in, sizeof(in)), id,
-	       conf_word(mnl_attr_get_str(c[ETHEREAL_CONN_A_OUT_IFNAME]), out, sizeof(out)));
+	       conf_word(out_name, out, sizeof(out)));
 	if (c[ETHEREAL_CONN_A_OUT_MAC]) {
 		format_mac(mnl_attr_get_payload(c[ETHEREAL_CONN_A_OUT_MAC]), mac, sizeof(mac));
 		printf(" lladdr %s", mac);

@@ -15,45 +15,10 @@ struct switch_list {
 	json_t *obj[MAX_SWITCHES];	/* with -j */
 };
 
-/* Signaling counters and setup times (ETHEREAL_SIG_STATS_A_*). */
-static const char *const sig_names[ETHEREAL_SIG_STATS_A_MAX + 1] = {
-	[ETHEREAL_SIG_STATS_A_RX] = "rx",
-	[ETHEREAL_SIG_STATS_A_TX] = "tx",
-	[ETHEREAL_SIG_STATS_A_ACCEPTED] = "accepted",
-	[ETHEREAL_SIG_STATS_A_REJECTED] = "rejected",
-	[ETHEREAL_SIG_STATS_A_TEARDOWNS] = "teardowns",
-	[ETHEREAL_SIG_STATS_A_EXPIRED] = "expired",
-	[ETHEREAL_SIG_STATS_A_LINK_DOWN] = "link_down",
-	[ETHEREAL_SIG_STATS_A_ARP_HITS] = "arp_hits",
-	[ETHEREAL_SIG_STATS_A_ARP_MISSES] = "arp_misses",
-	[ETHEREAL_SIG_STATS_A_DROP_MALFORMED] = "drop_malformed",
-	[ETHEREAL_SIG_STATS_A_DROP_RATELIMIT] = "drop_ratelimit",
-	[ETHEREAL_SIG_STATS_A_DROP_BACKLOG] = "drop_backlog",
-	[ETHEREAL_SIG_STATS_A_DROP_SPOOFED] = "drop_spoofed",
-	[ETHEREAL_SIG_STATS_A_DROP_UNEXPECTED] = "drop_unexpected",
-	[ETHEREAL_SIG_STATS_A_PENDING] = "pending",
-	[ETHEREAL_SIG_STATS_A_NEIGH] = "neighbours",
-	[ETHEREAL_SIG_STATS_A_SETUP_HIT_N] = "setup_hit_n",
-	[ETHEREAL_SIG_STATS_A_SETUP_HIT_AVG] = "setup_hit_avg_ns",
-	[ETHEREAL_SIG_STATS_A_SETUP_HIT_MAX] = "setup_hit_max_ns",
-	[ETHEREAL_SIG_STATS_A_SETUP_MISS_N] = "setup_miss_n",
-	[ETHEREAL_SIG_STATS_A_SETUP_MISS_AVG] = "setup_miss_avg_ns",
-	[ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX] = "setup_miss_max_ns",
-	[ETHEREAL_SIG_STATS_A_NEIGH_REFUSED] = "neigh_refused",
-	[ETHEREAL_SIG_STATS_A_NEIGH_CLAIMS] = "neigh_claims",
-	[ETHEREAL_SIG_STATS_A_EVENT_DROPS] = "event_drops",
-	[ETHEREAL_SIG_STATS_A_DROP_STRANGER] = "drop_stranger",
-	[ETHEREAL_SIG_STATS_A_SWITCHES] = "switches",
-	[ETHEREAL_SIG_STATS_A_DROP_AUTH] = "drop_auth",
-	[ETHEREAL_SIG_STATS_A_RTNL_RUNS] = "rtnl_runs",
-};
-
-static uint64_t sig_stat(const struct nlattr **tb, int type)
+/* Signaling counters and setup times: the names are their policy's. */
+static const char *sig_name(int type)
 {
-	if (!tb[type])
-		return 0;
-	return type == ETHEREAL_SIG_STATS_A_PENDING || type == ETHEREAL_SIG_STATS_A_NEIGH ?
-	       mnl_attr_get_u32(tb[type]) : mnl_attr_get_u64(tb[type]);
+	return ethereal_sig_stats_attrs.policy[type].name;
 }
 
 static json_t *sig_json(const struct nlattr *nest)
@@ -62,9 +27,9 @@ static json_t *sig_json(const struct nlattr *nest)
 	json_t *o = json_object();
 	int i;
 
-	enl_nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
+	nest_table(nest, tb, &ethereal_sig_stats_attrs);
 	for (i = ETHEREAL_SIG_STATS_A_RX; i <= ETHEREAL_SIG_STATS_A_MAX; i++)
-		json_object_set_new(o, sig_names[i], json_integer((json_int_t)sig_stat(tb, i)));
+		json_object_set_new(o, sig_name(i), json_integer((json_int_t)attr_num(tb[i])));
 	return o;
 }
 
@@ -73,20 +38,20 @@ static void sig_print(const struct nlattr *nest, const char *indent)
 	const struct nlattr *tb[ETHEREAL_SIG_STATS_A_MAX + 1];
 	int i;
 
-	enl_nest_table(nest, tb, ETHEREAL_SIG_STATS_A_MAX);
+	nest_table(nest, tb, &ethereal_sig_stats_attrs);
 	printf("%ssignaling:", indent);
 	for (i = ETHEREAL_SIG_STATS_A_RX; i < ETHEREAL_SIG_STATS_A_SETUP_HIT_N; i++)
-		printf(" %s %llu", sig_names[i], (unsigned long long)sig_stat(tb, i));
+		printf(" %s %llu", sig_name(i), (unsigned long long)attr_num(tb[i]));
 	for (i = ETHEREAL_SIG_STATS_A_NEIGH_REFUSED; i <= ETHEREAL_SIG_STATS_A_MAX; i++)
-		printf(" %s %llu", sig_names[i], (unsigned long long)sig_stat(tb, i));
+		printf(" %s %llu", sig_name(i), (unsigned long long)attr_num(tb[i]));
 	printf("\n%ssetup per hop: ARP hit %llu, mean %.1f us, max %.1f us;"
 	       " ARP miss %llu, mean %.1f us, max %.1f us\n", indent,
-	       (unsigned long long)sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_HIT_N),
-	       sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_HIT_AVG) / 1e3,
-	       sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_HIT_MAX) / 1e3,
-	       (unsigned long long)sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_MISS_N),
-	       sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_MISS_AVG) / 1e3,
-	       sig_stat(tb, ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX) / 1e3);
+	       (unsigned long long)attr_num(tb[ETHEREAL_SIG_STATS_A_SETUP_HIT_N]),
+	       attr_num(tb[ETHEREAL_SIG_STATS_A_SETUP_HIT_AVG]) / 1e3,
+	       attr_num(tb[ETHEREAL_SIG_STATS_A_SETUP_HIT_MAX]) / 1e3,
+	       (unsigned long long)attr_num(tb[ETHEREAL_SIG_STATS_A_SETUP_MISS_N]),
+	       attr_num(tb[ETHEREAL_SIG_STATS_A_SETUP_MISS_AVG]) / 1e3,
+	       attr_num(tb[ETHEREAL_SIG_STATS_A_SETUP_MISS_MAX]) / 1e3);
 }
 
 static int switch_cb(const struct nlmsghdr *nlh, void *data)
@@ -99,24 +64,24 @@ static int switch_cb(const struct nlmsghdr *nlh, void *data)
 	char life[32];
 	json_t *o;
 
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	if (!tb[ETHEREAL_A_IFNAME] || !tb[ETHEREAL_A_IFINDEX] || list->n == MAX_SWITCHES)
+	attr_table(nlh, tb);
+	name = switch_name(tb);
+	if (list->n == MAX_SWITCHES)
 		return MNL_CB_OK;
-	name = mnl_attr_get_str(tb[ETHEREAL_A_IFNAME]);
 	ports = tb[ETHEREAL_A_N_PORTS] ? mnl_attr_get_u32(tb[ETHEREAL_A_N_PORTS]) : 0;
 	conns = tb[ETHEREAL_A_N_CONNS] ? mnl_attr_get_u32(tb[ETHEREAL_A_N_CONNS]) : 0;
 	lifetime = tb[ETHEREAL_A_LIFETIME] ? mnl_attr_get_u32(tb[ETHEREAL_A_LIFETIME]) : 0;
 	list->ifindex[list->n] = mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]);
-	enl_nest_table(tb[ETHEREAL_A_SIG], sig, ETHEREAL_SIG_STATS_A_MAX);
+	nest_table(tb[ETHEREAL_A_SIG], sig, &ethereal_sig_stats_attrs);
 	if (ctl.json) {
 		o = json_pack("{s:s, s:I, s:I, s:I}", "bridge", name, "ports", (json_int_t)ports,
 			      "connections", (json_int_t)conns, "lifetime_ms", (json_int_t)lifetime);
 		if (ctl.details) {
 			json_object_set_new(o, "ifindex", json_integer(list->ifindex[list->n]));
 			json_object_set_new(o, "pending", json_integer(
-				(json_int_t)sig_stat(sig, ETHEREAL_SIG_STATS_A_PENDING)));
+				(json_int_t)attr_num(sig[ETHEREAL_SIG_STATS_A_PENDING])));
 			json_object_set_new(o, "neighbours", json_integer(
-				(json_int_t)sig_stat(sig, ETHEREAL_SIG_STATS_A_NEIGH)));
+				(json_int_t)attr_num(sig[ETHEREAL_SIG_STATS_A_NEIGH])));
 		}
 		if (ctl.stats) {
 			json_object_set_new(o, "stats", stats_json(tb[ETHEREAL_A_STATS]));
@@ -130,8 +95,8 @@ static int switch_cb(const struct nlmsghdr *nlh, void *data)
 		/* -d: what signaling holds now (its counters are -s's) */
 		if (ctl.details)
 			printf(" index %u pending %llu neighbours %llu", list->ifindex[list->n],
-			       (unsigned long long)sig_stat(sig, ETHEREAL_SIG_STATS_A_PENDING),
-			       (unsigned long long)sig_stat(sig, ETHEREAL_SIG_STATS_A_NEIGH));
+			       (unsigned long long)attr_num(sig[ETHEREAL_SIG_STATS_A_PENDING]),
+			       (unsigned long long)attr_num(sig[ETHEREAL_SIG_STATS_A_NEIGH]));
 		putchar('\n');
 		if (ctl.stats) {
 			stats_print(tb[ETHEREAL_A_STATS], "    ");
@@ -168,10 +133,8 @@ static int stats_port_cb(const struct nlmsghdr *nlh, void *data)
 	json_t *ports = data;
 	const char *name;
 
-	attr_table(nlh, tb, ETHEREAL_A_MAX);
-	enl_nest_table(tb[ETHEREAL_A_PORT], pt, ETHEREAL_PORT_A_MAX);
-	if (!pt[ETHEREAL_PORT_A_IFNAME])
-		return MNL_CB_OK;
+	attr_table(nlh, tb);
+	nest_table(tb[ETHEREAL_A_PORT], pt, &ethereal_port_attrs);
 	name = mnl_attr_get_str(pt[ETHEREAL_PORT_A_IFNAME]);
 	if (ports) {
 		json_array_append_new(ports, json_pack("{s:s, s:o}", "port", name, "stats",

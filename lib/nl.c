@@ -172,36 +172,136 @@ int enl_talk(struct enl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 }
 
 struct nl_table {
+	const struct enl_attrs *set;
 	const struct nlattr **tb;
-	int max;
+	struct enl_fault *fault;
 };
+
+static bool nl_attr_ok(const struct nlattr *attr, const struct enl_policy *p)
+{
+	if (p->type == MNL_TYPE_BINARY && p->len)
+		return mnl_attr_validate2(attr, p->type, p->len) == 0;
+	return mnl_attr_validate(attr, p->type) == 0;
+}
 
 static int nl_table_cb(const struct nlattr *attr, void *data)
 {
 	const struct nl_table *t = data;
 	int type = mnl_attr_get_type(attr);
+	const struct enl_policy *p;
 
-	if (type <= t->max)
-		t->tb[type] = attr;
+	if (type > t->set->max)
+		return MNL_CB_OK;
+	p = t->set->policy ? &t->set->policy[type] : NULL;
+	if (p && !nl_attr_ok(attr, p)) {
+		*t->fault = (struct enl_fault){
+			.set = t->set, .type = type, .len = mnl_attr_get_payload_len(attr),
+		};
+		return MNL_CB_ERROR;
+	}
+	if (p && p->nested) {
+		/*
+		 * Checked with its parent, so that nothing of a message is
+		 * read before all of it is. Sets are small: a table fits the
+		 * stack.
+		 */
+		const struct nlattr *sub[p->nested->max + 1];
+
+		if (enl_nest_table(attr, p->nested, sub, t->fault))
+			return MNL_CB_ERROR;
+	}
+	t->tb[type] = attr;
 	return MNL_CB_OK;
 }
 
-void enl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
-		   const struct nlattr **tb, int max)
+/* After the parse (RET): the required attributes, if it went through. */
+static int nl_table_end(const struct nl_table *t, int ret)
 {
-	struct nl_table t = { tb, max };
+	const struct enl_policy *p = t->set->policy;
+	int type;
 
-	memset(tb, 0, sizeof(*tb) * (size_t)(max + 1));
-	mnl_attr_parse(nlh, offset, nl_table_cb, &t);
+	if (ret == MNL_CB_ERROR)
+		goto malformed;
+	for (type = 0; p && type <= t->set->max; type++) {
+		if (p[type].required && !t->tb[type]) {
+			*t->fault = (struct enl_fault){
+				.set = t->set, .type = type, .missing = true,
+			};
+			goto malformed;
+		}
+	}
+	return 0;
+malformed:
+	errno = EPROTO;
+	return -1;
 }
 
-void enl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max)
+int enl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
+		   const struct enl_attrs *set, const struct nlattr **tb,
+		   struct enl_fault *fault)
 {
-	struct nl_table t = { tb, max };
+	struct enl_fault f;
+	struct nl_table t = { set, tb, fault ? fault : &f };
 
-	memset(tb, 0, sizeof(*tb) * (size_t)(max + 1));
-	if (nest)
-		mnl_attr_parse_nested(nest, nl_table_cb, &t);
+	memset(tb, 0, sizeof(*tb) * (size_t)(set->max + 1));
+	return nl_table_end(&t, mnl_attr_parse(nlh, offset, nl_table_cb, &t));
+}
+
+int enl_nest_table(const struct nlattr *nest, const struct enl_attrs *set,
+		   const struct nlattr **tb, struct enl_fault *fault)
+{
+	struct enl_fault f;
+	struct nl_table t = { set, tb, fault ? fault : &f };
+
+	memset(tb, 0, sizeof(*tb) * (size_t)(set->max + 1));
+	return nl_table_end(&t, nest ? mnl_attr_parse_nested(nest, nl_table_cb, &t) :
+				       MNL_CB_OK);
+}
+
+/* What a policy expects, as the rest of "expected ...". */
+static const char *nl_expects(const struct enl_policy *p, char *buf, size_t len)
+{
+	switch (p->type) {
+	case MNL_TYPE_U8:
+		return "u8";
+	case MNL_TYPE_U16:
+		return "u16";
+	case MNL_TYPE_U32:
+		return "u32";
+	case MNL_TYPE_U64:
+	case MNL_TYPE_MSECS:
+		return "u64";
+	case MNL_TYPE_FLAG:
+		return "a flag, no payload";
+	case MNL_TYPE_NESTED:
+	case MNL_TYPE_NESTED_COMPAT:
+		return "nested attributes";
+	case MNL_TYPE_STRING:
+		return "a string";
+	case MNL_TYPE_NUL_STRING:
+		return "a NUL-terminated string";
+	default:
+		snprintf(buf, len, "%u bytes", p->len);
+		return buf;
+	}
+}
+
+void enl_fault_str(const struct enl_fault *f, char *buf, size_t len)
+{
+	const struct enl_policy *p = &f->set->policy[f->type];
+	char name[64] = "", got[32] = "", expects[32];
+
+	if (p->name)
+		snprintf(name, sizeof(name), " (%s)", p->name);
+	if (f->missing) {
+		snprintf(buf, len, "no %s attribute %d%s", f->set->name, f->type, name);
+		return;
+	}
+	/* A string's length is not wrong: its NUL is missing, unless it is empty. */
+	if (p->type != MNL_TYPE_NUL_STRING || !f->len)
+		snprintf(got, sizeof(got), ", got %u bytes", f->len);
+	snprintf(buf, len, "a malformed %s attribute %d%s: expected %s%s", f->set->name,
+		 f->type, name, nl_expects(p, expects, sizeof(expects)), got);
 }
 
 /* What CTRL_CMD_GETFAMILY tells: the family's ID, and a multicast group's. */
@@ -212,15 +312,21 @@ struct nl_family {
 };
 
 /* CTRL_ATTR_MCAST_GROUPS: a nest per group, of its name and ID. */
+static const struct enl_attrs nl_group_attrs = {
+	"multicast group", CTRL_ATTR_MCAST_GRP_MAX,
+	(const struct enl_policy[CTRL_ATTR_MCAST_GRP_MAX + 1]){
+		[CTRL_ATTR_MCAST_GRP_NAME] = { MNL_TYPE_NUL_STRING, .required = true },
+		[CTRL_ATTR_MCAST_GRP_ID] = { MNL_TYPE_U32, .required = true },
+	},
+};
+
+/* A group the controller describes badly is not the one sought. */
 static int nl_group_attr(const struct nlattr *nest, void *data)
 {
 	const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1];
 	struct nl_family *f = data;
 
-	enl_nest_table(nest, tb, CTRL_ATTR_MCAST_GRP_MAX);
-	if (tb[CTRL_ATTR_MCAST_GRP_NAME] && tb[CTRL_ATTR_MCAST_GRP_ID] &&
-	    mnl_attr_validate(tb[CTRL_ATTR_MCAST_GRP_NAME], MNL_TYPE_NUL_STRING) == 0 &&
-	    mnl_attr_validate(tb[CTRL_ATTR_MCAST_GRP_ID], MNL_TYPE_U32) == 0 &&
+	if (enl_nest_table(nest, &nl_group_attrs, tb, NULL) == 0 &&
 	    strcmp(mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]), f->group) == 0)
 		f->group_id = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
 	return MNL_CB_OK;

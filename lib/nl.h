@@ -9,6 +9,7 @@
 #define ETHEREAL_NL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
@@ -48,12 +49,58 @@ struct nlmsghdr *enl_genl_msg(struct enl_sock *s, void *buf, uint8_t cmd,
 int enl_talk(struct enl_sock *s, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 
 /*
- * Attributes by type into TB[0..MAX], NULL where absent: NLH's after its
- * OFFSET bytes of family header, or NEST's (NULL: none). Types above MAX
- * are skipped; validating the values (mnl_attr_validate()) is the caller's.
+ * What a table accepts of an attribute, in the manner of the kernel's
+ * nla_policy: TYPE as mnl_attr_validate() checks it (MNL_TYPE_UNSPEC:
+ * anything; strings are MNL_TYPE_NUL_STRING, so that their NUL is within),
+ * LEN the exact payload of an MNL_TYPE_BINARY (0: any), NESTED the set an
+ * MNL_TYPE_NESTED holds, checked with its parent. REQUIRED: every message
+ * that has the set has it. NAME says it in messages (NULL: its number).
  */
-void enl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
-		   const struct nlattr **tb, int max);
-void enl_nest_table(const struct nlattr *nest, const struct nlattr **tb, int max);
+struct enl_attrs;
+
+struct enl_policy {
+	enum mnl_attr_data_type type;
+	unsigned int len;
+	bool required;
+	const char *name;
+	const struct enl_attrs *nested;
+};
+
+/* An attribute set: its name in messages ("connection"), and a policy by type. */
+struct enl_attrs {
+	const char *name;
+	int max;
+	const struct enl_policy *policy;	/* [0..max]; NULL: none, the
+						 * caller validates what it reads
+						 */
+};
+
+/* Why a table failed: the set and the attribute, and what it was. */
+struct enl_fault {
+	const struct enl_attrs *set;
+	int type;
+	bool missing;			/* else malformed: */
+	unsigned int len;		/* its payload, bytes */
+};
+
+/*
+ * Attributes by type into TB[0..SET->max], NULL where absent: NLH's after
+ * its OFFSET bytes of family header, or NEST's (NULL: none). Each is
+ * checked against SET's policy, and nests against theirs, all of them
+ * before the caller reads any: 0, or -1 with errno EPROTO and FAULT (may
+ * be NULL) saying why, when one is malformed or a required one missing.
+ * Types above SET->max are a newer sender's: skipped, as it expects of
+ * an older reader.
+ */
+int enl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
+		   const struct enl_attrs *set, const struct nlattr **tb,
+		   struct enl_fault *fault);
+int enl_nest_table(const struct nlattr *nest, const struct enl_attrs *set,
+		   const struct nlattr **tb, struct enl_fault *fault);
+/*
+ * FAULT as words: "a malformed connection attribute 9 (rate): expected
+ * u64, got 4 bytes", "no port attribute 3 (ifname)".
+ */
+void enl_fault_str(const struct enl_fault *fault, char *buf, size_t len);
 
 #endif

@@ -150,6 +150,14 @@ static void keep(struct leftovers *l, uint32_t dst, uint8_t len, uint32_t table,
 	l->v[l->n++] = (struct leftover){ dst, len, table, id };
 }
 
+/*
+ * rtnetlink's neighbours and routes, without a policy: their attributes
+ * are checked where read (attr_u32(), attr_ours(), NDA_LLADDR's length),
+ * a malformed one making its entry someone else's.
+ */
+static const struct enl_attrs nda_attrs = { "neighbour", NDA_MAX, NULL };
+static const struct enl_attrs rta_attrs = { "route", RTA_MAX, NULL };
+
 /* A 4-byte attribute's value (addresses are kept in network byte order). */
 static bool attr_u32(const struct nlattr *a, uint32_t *v)
 {
@@ -177,7 +185,7 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*nd) ||
 	    nd->ndm_family != AF_INET || nd->ndm_ifindex != rtcd.ifindex)
 		return MNL_CB_OK;
-	enl_attr_table(nlh, sizeof(*nd), tb, NDA_MAX);
+	enl_attr_table(nlh, sizeof(*nd), &nda_attrs, tb, NULL);
 	if (!attr_ours(tb[NDA_PROTOCOL]) || !attr_u32(tb[NDA_DST], &dst))
 		return MNL_CB_OK;
 	/* FF:FF:FF:FF:X:Y: the ID, whatever prefix the earlier rtcd had. */
@@ -199,7 +207,7 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*rt) ||
 	    rt->rtm_family != AF_INET || rt->rtm_protocol != RTPROT_ETHEREAL)
 		return MNL_CB_OK;
-	enl_attr_table(nlh, sizeof(*rt), tb, RTA_MAX);
+	enl_attr_table(nlh, sizeof(*rt), &rta_attrs, tb, NULL);
 	if (!attr_u32(tb[RTA_OIF], &oif) || oif != (uint32_t)rtcd.ifindex)
 		return MNL_CB_OK;
 	if (!attr_u32(tb[RTA_TABLE], &table))
@@ -253,7 +261,7 @@ static int neigh_find_cb(const struct nlmsghdr *nlh, void *data)
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*nd) ||
 	    nd->ndm_family != AF_INET || nd->ndm_ifindex != rtcd.ifindex)
 		return MNL_CB_OK;
-	enl_attr_table(nlh, sizeof(*nd), tb, NDA_MAX);
+	enl_attr_table(nlh, sizeof(*nd), &nda_attrs, tb, NULL);
 	if (!attr_u32(tb[NDA_DST], &dst) || dst != f->ip)
 		return MNL_CB_OK;
 	/* A replace that gives no protocol keeps ours: the MAC tells too. */
@@ -290,7 +298,7 @@ static int prefix_route_cb(const struct nlmsghdr *nlh, void *data)
 	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*rt) || rt->rtm_family != AF_INET ||
 	    rt->rtm_dst_len != rtcd.prefix.len || rt->rtm_tos)
 		return MNL_CB_OK;
-	enl_attr_table(nlh, sizeof(*rt), tb, RTA_MAX);
+	enl_attr_table(nlh, sizeof(*rt), &rta_attrs, tb, NULL);
 	if (!attr_u32(tb[RTA_TABLE], &table))
 		table = rt->rtm_table;
 	if (tb[RTA_PRIORITY])

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib/nl.c's attribute tables, checked against the module's policies
+ * (ctl/attrs.c), on replies built here as the module builds them: a good
+ * one parses; each kind of malformed one fails with EPROTO, naming the
+ * attribute; what a newer module adds is skipped. Each reply sits in a
+ * buffer of its exact size, so that under ASan (the Makefile's, where the
+ * compiler has it) a read past its end is caught.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/ethereal.h>
+#include <linux/genetlink.h>
+#include <linux/if_ether.h>
+
+#include "kselftest_harness.h"
+#include "attrs.h"
+
+/* What conn_reply() gets wrong. */
+enum spoil {
+	GOOD,
+	SHORT_RATE,		/* a u64 of 4 bytes */
+	NO_NUL,			/* a string without its NUL */
+	SHORT_MAC,		/* 5 bytes of MAC */
+	NO_ID,			/* without a required attribute */
+	SHORT_COUNTER,		/* a u64 of 4 bytes, a nest further down */
+	NEWER,			/* attributes past the policies */
+};
+
+static const uint8_t mac[ETH_ALEN] = { 0x02, 0xe7, 0x00, 0x00, 0x00, 0x02 };
+
+/* A connection's reply, as the module's ethereal_nl_conn_fill() puts it. */
+static struct nlmsghdr *conn_reply(enum spoil spoil)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf), *copy;
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct nlattr *conn, *stats;
+
+	g->cmd = ETHEREAL_CMD_CONN_GET;
+	g->version = ETHEREAL_GENL_VERSION;
+	mnl_attr_put_u32(nlh, ETHEREAL_A_IFINDEX, 7);
+	conn = mnl_attr_nest_start(nlh, ETHEREAL_A_CONN);
+	mnl_attr_put_u32(nlh, ETHEREAL_CONN_A_IN_IFINDEX, 8);
+	if (spoil == NO_NUL)
+		mnl_attr_put(nlh, ETHEREAL_CONN_A_IN_IFNAME, strlen("swp1"), "swp1");
+	else
+		mnl_attr_put_strz(nlh, ETHEREAL_CONN_A_IN_IFNAME, "swp1");
+	if (spoil != NO_ID)
+		mnl_attr_put_u16(nlh, ETHEREAL_CONN_A_IN_ID, 0x0309);
+	mnl_attr_put_strz(nlh, ETHEREAL_CONN_A_OUT_IFNAME, "swp2");
+	mnl_attr_put(nlh, ETHEREAL_CONN_A_OUT_MAC, spoil == SHORT_MAC ? ETH_ALEN - 1 : ETH_ALEN,
+		     mac);
+	mnl_attr_put(nlh, ETHEREAL_CONN_A_SWAP, 0, NULL);
+	/* nla_put_u64_64bit()'s padding, where the architecture wants it */
+	mnl_attr_put(nlh, ETHEREAL_CONN_A_PAD, 0, NULL);
+	if (spoil == SHORT_RATE)
+		mnl_attr_put_u32(nlh, ETHEREAL_CONN_A_RATE, 10000000);
+	else
+		mnl_attr_put_u64(nlh, ETHEREAL_CONN_A_RATE, 10000000);
+	stats = mnl_attr_nest_start(nlh, ETHEREAL_CONN_A_STATS);
+	if (spoil == SHORT_COUNTER)
+		mnl_attr_put_u32(nlh, ETHEREAL_STATS_A_RX_PACKETS, 42);
+	else
+		mnl_attr_put_u64(nlh, ETHEREAL_STATS_A_RX_PACKETS, 42);
+	if (spoil == NEWER)
+		mnl_attr_put(nlh, ETHEREAL_STATS_A_MAX + 1, 3, "new");
+	mnl_attr_nest_end(nlh, stats);
+	if (spoil == NEWER)
+		mnl_attr_put_u64(nlh, ETHEREAL_CONN_A_MAX + 1, 1);
+	mnl_attr_nest_end(nlh, conn);
+	if (spoil == NEWER)
+		mnl_attr_put(nlh, ETHEREAL_A_MAX + 7, 1, "x");
+
+	copy = malloc(nlh->nlmsg_len);
+	if (copy)
+		memcpy(copy, nlh, nlh->nlmsg_len);
+	return copy;
+}
+
+struct parsed {
+	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
+	struct enl_fault fault;
+	int ret, err;
+	char why[160];
+};
+
+/* NLH's attribute tables as etherealctl makes them, then NLH freed. */
+static void parse(struct nlmsghdr *nlh, struct parsed *p)
+{
+	memset(p, 0, sizeof(*p));
+	errno = 0;
+	p->ret = enl_attr_table(nlh, sizeof(struct genlmsghdr), &ethereal_attrs, p->tb,
+				&p->fault);
+	p->err = errno;
+	if (p->ret)
+		enl_fault_str(&p->fault, p->why, sizeof(p->why));
+	free(nlh);
+}
+
+TEST(good_reply_parses)
+{
+	struct nlmsghdr *nlh = conn_reply(GOOD);
+	const struct nlattr *tb[ETHEREAL_A_MAX + 1], *c[ETHEREAL_CONN_A_MAX + 1];
+	const struct nlattr *st[ETHEREAL_STATS_A_MAX + 1];
+
+	ASSERT_NE(NULL, nlh);
+	ASSERT_EQ(0, enl_attr_table(nlh, sizeof(struct genlmsghdr), &ethereal_attrs, tb, NULL));
+	EXPECT_EQ(7, mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]));
+	EXPECT_EQ(NULL, tb[ETHEREAL_A_IFNAME]);
+	ASSERT_EQ(0, enl_nest_table(tb[ETHEREAL_A_CONN], &ethereal_conn_attrs, c, NULL));
+	EXPECT_STREQ("swp1", mnl_attr_get_str(c[ETHEREAL_CONN_A_IN_IFNAME]));
+	EXPECT_EQ(0x0309, mnl_attr_get_u16(c[ETHEREAL_CONN_A_IN_ID]));
+	EXPECT_EQ(10000000, mnl_attr_get_u64(c[ETHEREAL_CONN_A_RATE]));
+	EXPECT_EQ(0, memcmp(mac, mnl_attr_get_payload(c[ETHEREAL_CONN_A_OUT_MAC]), ETH_ALEN));
+	EXPECT_NE(NULL, c[ETHEREAL_CONN_A_SWAP]);
+	EXPECT_EQ(NULL, c[ETHEREAL_CONN_A_OUT_ID]);
+	ASSERT_EQ(0, enl_nest_table(c[ETHEREAL_CONN_A_STATS], &ethereal_stats_attrs, st, NULL));
+	EXPECT_EQ(42, mnl_attr_get_u64(st[ETHEREAL_STATS_A_RX_PACKETS]));
+	EXPECT_EQ(NULL, st[ETHEREAL_STATS_A_TX_PACKETS]);
+	free(nlh);
+}
+
+TEST(truncated_u64)
+{
+	struct parsed p;
+
+	parse(conn_reply(SHORT_RATE), &p);
+	EXPECT_EQ(-1, p.ret);
+	EXPECT_EQ(EPROTO, p.err);
+	EXPECT_EQ(&ethereal_conn_attrs, p.fault.set);
+	EXPECT_EQ(ETHEREAL_CONN_A_RATE, p.fault.type);
+	EXPECT_FALSE(p.fault.missing);
+	EXPECT_STREQ("a malformed connection attribute 9 (rate): expected u64, got 4 bytes",
+		     p.why);
+}
+
+TEST(string_without_nul)
+{
+	struct parsed p;
+
+	parse(conn_reply(NO_NUL), &p);
+	EXPECT_EQ(-1, p.ret);
+	EXPECT_EQ(EPROTO, p.err);
+	EXPECT_EQ(ETHEREAL_CONN_A_IN_IFNAME, p.fault.type);
+	EXPECT_STREQ("a malformed connection attribute 14 (in_ifname): expected a "
+		     "NUL-terminated string", p.why);
+}
+
+TEST(short_mac)
+{
+	struct parsed p;
+
+	parse(conn_reply(SHORT_MAC), &p);
+	EXPECT_EQ(-1, p.ret);
+	EXPECT_EQ(EPROTO, p.err);
+	EXPECT_EQ(ETHEREAL_CONN_A_OUT_MAC, p.fault.type);
+	EXPECT_STREQ("a malformed connection attribute 6 (out_mac): expected 6 bytes, "
+		     "got 5 bytes", p.why);
+}
+
+/* A nest is checked with its message: required attributes too. */
+TEST(missing_required)
+{
+	struct parsed p;
+
+	parse(conn_reply(NO_ID), &p);
+	EXPECT_EQ(-1, p.ret);
+	EXPECT_EQ(EPROTO, p.err);
+	EXPECT_EQ(&ethereal_conn_attrs, p.fault.set);
+	EXPECT_EQ(ETHEREAL_CONN_A_IN_ID, p.fault.type);
+	EXPECT_TRUE(p.fault.missing);
+	EXPECT_STREQ("no connection attribute 3 (in_id)", p.why);
+}
+
+TEST(malformed_deeper_down)
+{
+	struct parsed p;
+
+	parse(conn_reply(SHORT_COUNTER), &p);
+	EXPECT_EQ(-1, p.ret);
+	EXPECT_EQ(EPROTO, p.err);
+	EXPECT_EQ(&ethereal_stats_attrs, p.fault.set);
+	EXPECT_EQ(ETHEREAL_STATS_A_RX_PACKETS, p.fault.type);
+}
+
+/* A newer module's attributes, at every level: an older reader skips them. */
+TEST(unknown_types_skipped)
+{
+	struct parsed p;
+
+	parse(conn_reply(NEWER), &p);
+	EXPECT_EQ(0, p.ret);
+	EXPECT_NE(NULL, p.tb[ETHEREAL_A_CONN]);
+}
+
+/* A message cut short loses its last attribute, and what that required. */
+TEST(cut_short)
+{
+	struct nlmsghdr *nlh = conn_reply(GOOD);
+	const struct nlattr *c[ETHEREAL_CONN_A_MAX + 1];
+	struct enl_fault f;
+	struct parsed p;
+
+	ASSERT_NE(NULL, nlh);
+	nlh->nlmsg_len -= 4;
+	parse(nlh, &p);
+	ASSERT_EQ(0, p.ret);
+	EXPECT_EQ(NULL, p.tb[ETHEREAL_A_CONN]);
+	EXPECT_EQ(-1, enl_nest_table(p.tb[ETHEREAL_A_CONN], &ethereal_conn_attrs, c, &f));
+	EXPECT_EQ(EPROTO, errno);
+	EXPECT_EQ(ETHEREAL_CONN_A_IN_ID, f.type);
+	EXPECT_TRUE(f.missing);
+	/* A set requiring nothing does without its nest. */
+	EXPECT_EQ(0, enl_nest_table(NULL, &ethereal_stats_attrs, c, NULL));
+}
+
+/* Without a policy (rtcd's rtnetlink tables) anything is taken as it is. */
+TEST(no_policy)
+{
+	static const struct enl_attrs top = { "top-level", ETHEREAL_A_MAX, NULL };
+	static const struct enl_attrs conn = { "connection", ETHEREAL_CONN_A_MAX, NULL };
+	struct nlmsghdr *nlh = conn_reply(SHORT_RATE);
+	const struct nlattr *tb[ETHEREAL_A_MAX + 1], *c[ETHEREAL_CONN_A_MAX + 1];
+
+	ASSERT_NE(NULL, nlh);
+	ASSERT_EQ(0, enl_attr_table(nlh, sizeof(struct genlmsghdr), &top, tb, NULL));
+	ASSERT_EQ(0, enl_nest_table(tb[ETHEREAL_A_CONN], &conn, c, NULL));
+	EXPECT_EQ(4, mnl_attr_get_payload_len(c[ETHEREAL_CONN_A_RATE]));
+	free(nlh);
+}
+
+TEST_HARNESS_MAIN
