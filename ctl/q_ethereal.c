@@ -180,14 +180,64 @@ static int ethereal_parse_opt(struct qdisc_util *qu, int argc, char **argv,
 	return 0;
 }
 
+/*
+ * Each attribute's payload as the module puts it (nla_put_u8/u16/u32, and
+ * nla_put_u64_64bit, whose alignment is a PAD attribute of its own), by
+ * type; 0: not read. parse_rtattr() checks no length and rta_getattr_*()
+ * reads as many bytes as its type, past a short attribute's end: every
+ * one is checked against this before any is read.
+ */
+static const __u8 qopt_len[TCA_ETHEREAL_MAX + 1] = {
+	[TCA_ETHEREAL_RATE] = sizeof(__u64),
+	[TCA_ETHEREAL_CYCLE] = sizeof(__u64),
+	[TCA_ETHEREAL_RT_LIMIT] = sizeof(__u32),
+	[TCA_ETHEREAL_MODE] = sizeof(__u8),
+	[TCA_ETHEREAL_BE_LIMIT] = sizeof(__u32),
+	[TCA_ETHEREAL_DISCARD_WINDOW] = sizeof(__u64),
+	[TCA_ETHEREAL_RESERVED] = sizeof(__u64),
+	[TCA_ETHEREAL_CONNS] = sizeof(__u32),
+	[TCA_ETHEREAL_RT_BUFFER] = sizeof(__u32),
+	[TCA_ETHEREAL_MAX_CONNS] = sizeof(__u32),
+	[TCA_ETHEREAL_BUFFERED] = sizeof(__u32),
+	[TCA_ETHEREAL_DELAY] = sizeof(__u64),
+	[TCA_ETHEREAL_DELAY_USED] = sizeof(__u64),
+	[TCA_ETHEREAL_DELAY_FLOOR] = sizeof(__u64),
+	[TCA_ETHEREAL_LINK_BURST] = sizeof(__u64),
+};
+
+static const __u8 copt_len[TCA_ETHEREAL_CLASS_MAX + 1] = {
+	[TCA_ETHEREAL_CLASS_RATE] = sizeof(__u64),
+	[TCA_ETHEREAL_CLASS_BURST] = sizeof(__u32),
+	[TCA_ETHEREAL_CLASS_LIMIT] = sizeof(__u32),
+	[TCA_ETHEREAL_CLASS_IN_IFINDEX] = sizeof(__u32),
+	[TCA_ETHEREAL_CLASS_IN_ID] = sizeof(__u16),
+};
+
+/* OPT's attributes into TB[0..MAX], each of the length LEN says: 0, or -1. */
+static int parse_opts(struct rtattr **tb, int max, const __u8 *len, struct rtattr *opt)
+{
+	int type;
+
+	parse_rtattr_nested(tb, max, opt);
+	for (type = 0; type <= max; type++) {
+		if (tb[type] && len[type] && RTA_PAYLOAD(tb[type]) != len[type]) {
+			fprintf(stderr, "tc: ethereal: malformed attribute %d: %u bytes, expected %u\n",
+				type, (unsigned int)RTA_PAYLOAD(tb[type]), len[type]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* An attribute that parse_opts() checked, or 0 when it is not there. */
 static __u64 get_u64_or_0(struct rtattr *a)
 {
-	return a && RTA_PAYLOAD(a) >= sizeof(__u64) ? rta_getattr_u64(a) : 0;
+	return a ? rta_getattr_u64(a) : 0;
 }
 
 static __u32 get_u32_or_0(struct rtattr *a)
 {
-	return a && RTA_PAYLOAD(a) >= sizeof(__u32) ? rta_getattr_u32(a) : 0;
+	return a ? rta_getattr_u32(a) : 0;
 }
 
 static void print_ns(const char *key, const char *fmt, __u64 ns)
@@ -206,7 +256,8 @@ static int ethereal_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt
 
 	if (!opt)
 		return 0;
-	parse_rtattr_nested(tb, TCA_ETHEREAL_MAX, opt);
+	if (parse_opts(tb, TCA_ETHEREAL_MAX, qopt_len, opt))
+		return -1;
 
 	tc_print_rate(PRINT_ANY, "rate", "rate %s ", get_u64_or_0(tb[TCA_ETHEREAL_RATE]) / 8);
 	print_ns("cycle", "cycle %s ", get_u64_or_0(tb[TCA_ETHEREAL_CYCLE]));
@@ -244,8 +295,16 @@ static int ethereal_print_opt(struct qdisc_util *qu, FILE *f, struct rtattr *opt
 
 static int ethereal_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 {
+	if (!xstats)
+		return 0;
+	/* Shorter than the smaller of the two: not the module's. */
+	if (RTA_PAYLOAD(xstats) < sizeof(struct tc_ethereal_class_xstats)) {
+		fprintf(stderr, "tc: ethereal: malformed xstats: %u bytes\n",
+			(unsigned int)RTA_PAYLOAD(xstats));
+		return -1;
+	}
 	/* tc shows the qdisc's and each class's with the same callback. */
-	if (xstats && RTA_PAYLOAD(xstats) >= sizeof(struct tc_ethereal_xstats)) {
+	if (RTA_PAYLOAD(xstats) >= sizeof(struct tc_ethereal_xstats)) {
 		struct tc_ethereal_xstats st;
 
 		memcpy(&st, RTA_DATA(xstats), sizeof(st));
@@ -280,7 +339,7 @@ static int ethereal_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *
 		print_ns("late", "late %s ", st.late_ns);
 		print_u64(PRINT_ANY, "late_turns", "late turns %" PRIu64 " ", st.late_turns);
 		print_u64(PRINT_ANY, "early", "early %" PRIu64, st.early);
-	} else if (xstats && RTA_PAYLOAD(xstats) >= sizeof(struct tc_ethereal_class_xstats)) {
+	} else {
 		struct tc_ethereal_class_xstats cs;
 
 		memcpy(&cs, RTA_DATA(xstats), sizeof(cs));
@@ -318,7 +377,8 @@ static int ethereal_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *op
 
 	if (!opt)
 		return 0;
-	parse_rtattr_nested(tb, TCA_ETHEREAL_CLASS_MAX, opt);
+	if (parse_opts(tb, TCA_ETHEREAL_CLASS_MAX, copt_len, opt))
+		return -1;
 	tc_print_rate(PRINT_ANY, "rate", "rate %s ", get_u64_or_0(tb[TCA_ETHEREAL_CLASS_RATE]) / 8);
 	print_size(PRINT_ANY, "burst", "burst %s ", get_u32_or_0(tb[TCA_ETHEREAL_CLASS_BURST]));
 	print_size(PRINT_ANY, "limit", "limit %s ", get_u32_or_0(tb[TCA_ETHEREAL_CLASS_LIMIT]));
