@@ -30,10 +30,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "p:t:")) != -1) {
 		switch (opt) {
 		case 'p':
-			/* rttr_open()'s periods */
-			if (parse_time(optarg, &period) || period < 100000 ||
-			    period > 60000000000ULL)
-				errx(2, "bad period: %s (100us to 60s)", optarg);
+			if (parse_time(optarg, &period) || !rttr_period_ok(period))
+				errx(2, "bad period: %s (" RTTR_PERIOD_RANGE ")", optarg);
 			break;
 		case 't':
 			if (parse_seconds(optarg, &seconds))

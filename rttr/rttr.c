@@ -384,8 +384,8 @@ struct rttr *rttr_open(const struct rttr_qos *qos)
 		return fail(EINVAL, "max_pkt: %u bytes: not a frame from %u to %u bytes", max_pkt,
 			    ETHEREAL_MAX_PKT_MIN, ETHEREAL_MAX_PKT_MAX);
 	period = qos->period_ns ? qos->period_ns : RTTR_PERIOD_DEFAULT;
-	if (period < 100000 || period > 60000000000ULL)
-		return fail(EINVAL, "period: %llu ns: not from 100 us to a minute",
+	if (!rttr_period_ok(period))
+		return fail(EINVAL, "period: %llu ns: not from " RTTR_PERIOD_RANGE,
 			    (unsigned long long)period);
 	if (qos->pacing != RTTR_PACING_PACKET && qos->pacing != RTTR_PACING_TICK)
 		return fail(EINVAL, "pacing: %u: not RTTR_PACING_PACKET or RTTR_PACING_TICK",

@@ -15,6 +15,20 @@
 #define RTTR_READOPT_EVERY_NS	100000000ULL
 #define RTTR_READOPT_MAX_NS	15000000000ULL
 
+/*
+ * Tick mode's period (struct rttr_qos's period_ns): what rttr_open() takes,
+ * and so what rttr-timer, which times that tick on its own, takes too;
+ * RTTR_PERIOD_RANGE in messages.
+ */
+#define RTTR_PERIOD_MIN_NS	100000ULL
+#define RTTR_PERIOD_MAX_NS	60000000000ULL
+#define RTTR_PERIOD_RANGE	"100 us to a minute"
+
+static inline bool rttr_period_ok(uint64_t ns)
+{
+	return ns >= RTTR_PERIOD_MIN_NS && ns <= RTTR_PERIOD_MAX_NS;
+}
+
 /* How often rttr_send() looks for rtcd's notices: tick mode's default period. */
 #define RTTR_CTL_EVERY_NS	RTTR_PERIOD_DEFAULT
 
