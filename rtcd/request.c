@@ -169,8 +169,12 @@ int rtcd_req_parse(const char *buf, size_t len, const struct rtcd_prefix *pfx,
 
 	memset(r, 0, sizeof(*r));
 	o = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!o)
+	if (!o) {
+		/* JSON all the same, with a number past any that jansson holds. */
+		if (json_error_code(&jerr) == json_error_numeric_overflow)
+			return bad(msg, msglen, "a number out of range: %s", jerr.text);
 		return bad(msg, msglen, "not JSON: %s", jerr.text);
+	}
 	if (!json_is_object(o)) {
 		bad(msg, msglen, "not a JSON object");
 		goto out;

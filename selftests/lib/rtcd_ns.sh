@@ -14,9 +14,13 @@
 #                        is not built)
 #   fake_switch PLAN...  fake_switch.py on eth0p, until it listens: its
 #                        output in $sw_out, its pid $sw
-#   open_held SECS DPORT...  for each DPORT, rtcd's open to 10.0.0.2:DPORT,
-#                        1mbit, held in the background (SECS at most): its
-#                        output in ${out[DPORT]}, its pid ${opener[DPORT]}
+#   open_held SECS DPORT[,BURST[,MAXPKT]]...  for each DPORT, rtcd's open
+#                        to 10.0.0.2:DPORT, 1mbit (with BURST and MAXPKT
+#                        when given), held in the background (SECS at
+#                        most): its output in ${out[DPORT]}, its pid
+#                        ${opener[DPORT]}
+#   ask JSON [SOCKET [WHO]]  JSON sent as it is on SOCKET ($sock), as WHO
+#                        ("" root): the answer printed
 #
 # $dir (removed at exit) holds $sock, $conf and rtcd's stderr, $log.
 
@@ -84,16 +88,26 @@ fake_switch() {
 	wait_line "$sw_out" listening $sw
 }
 declare -A out opener
-open_held() { # SECS DPORT...
-	local secs=$1 p
+open_held() { # SECS DPORT[,BURST[,MAXPKT]]...
+	local secs=$1 a p rest
 	shift
-	for p; do
+	for a; do
+		p=${a%%,*}
+		rest=${a#"$p"}
 		out[$p]=$dir/open.$p
 		# A client that never hears from rtcd must not hang the test.
-		timeout "$secs" "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 "$p" 1mbit \
+		timeout "$secs" "$rtcd" -i eth0 -S "$sock" open 10.0.0.2 "$p" 1mbit ${rest//,/ } \
 			>"${out[$p]}" 2>&1 &
 		opener[$p]=$!
 	done
+}
+# What rtcd's own client would refuse to send, sent all the same.
+ask() { # JSON [SOCKET [WHO]]
+	${3:-} /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.connect(sys.argv[2]); s.send(sys.argv[1].encode()); print(s.recv(65536).decode())' \
+		"$1" "${2:-$sock}"
 }
 # Until a connection to DPORT is there (root sees every one).
 wait_conn() { # DPORT

@@ -22,8 +22,9 @@ rtcd sets up again takes a new cookie), DPORT alone the first:
 
 A retransmitted SETUP is counted, not answered, as by a switch still
 waiting. Prints "listening", then one JSON object per connection once rtcd
-tears it down: {"dport", "n", "id", "setups", "setup_ms", "teardown_ms",
-"reason", "sent": {NAME: [MS...]}}, every MS counted from the first SETUP,
+tears it down: {"dport", "n", "id", "max_pkt", "setups", "setup_ms",
+"teardown_ms", "reason", "sent": {NAME: [MS...]}}, max_pkt the first SETUP's
+(null: none), every MS counted from the first SETUP,
 and the SETUPs and TEARDOWN timed by the kernel as they reached IFNAME
 (SO_TIMESTAMPNS), not by this program. The wire format is written again here (Documentation/
 signaling.md), on purpose: not kmod/sigmsg.c checked against itself.
@@ -41,7 +42,7 @@ SO_TIMESTAMPNS = 35  # asm-generic/socket.h; Python has no name for it
 SIG_PORT = 4242
 CTL_MAC = bytes.fromhex("ffffffff0001")
 SETUP, ACCEPT, REJECT, TEARDOWN, PROCEEDING = 1, 2, 3, 4, 7
-A_DPORT, A_REASON, A_HOP, A_LIFETIME, A_HOPS = 2, 6, 7, 8, 9
+A_DPORT, A_MAX_PKT, A_REASON, A_HOP, A_LIFETIME, A_HOPS = 2, 5, 6, 7, 8, 9
 F_REVERSE = 1
 R_BANDWIDTH, R_INVALID, R_EXPIRED = 1, 7, 10
 STRAY_ID = 0xfffe  # ETHEREAL_ID_MAX: rtcd hands IDs out from 00:0b up
@@ -142,10 +143,14 @@ class Switch:
             if c.get("reject_each"):
                 self.act(key, "reject")
             return
-        dport = struct.unpack("!H", attrs(msg).get(A_DPORT, b"\0\0"))[0]
+        a = attrs(msg)
+        dport = struct.unpack("!H", a.get(A_DPORT, b"\0\0"))[0]
+        max_pkt = a.get(A_MAX_PKT, b"")
         n = self.nth[dport] = self.nth.get(dport, 0) + 1
         self.conns[key] = {"dport": dport, "n": n,
                            "id": "%02x:%02x" % divmod(key[0], 256),
+                           "max_pkt": struct.unpack("!I", max_pkt)[0]
+                           if len(max_pkt) == 4 else None,
                            "setups": 1, "setup_ms": [0.0], "t0": t, "hop": 0,
                            "sent": {}}
         for name, arg, count, ms in self.plans.get((dport, n), []):

@@ -47,11 +47,7 @@ out=$($daemon_ "$rtcd" -i eth0 -S "$sock" status -j 2>&1)
 ktap_result "outside the group: status through the status socket" \
 	"$(echo "$out" | holds .ok; echo $?)" "$out"
 # 5: the status socket takes nothing else.
-out=$(printf '{"op":"close","id":"03:09"}' | $daemon_ /usr/bin/python3 -c '
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-s.connect(sys.argv[1]); s.send(sys.stdin.buffer.read()); print(s.recv(4096).decode())' \
-	"$dir/eth0.ro.sock" 2>&1)
+out=$(ask '{"op":"close","id":"03:09"}' "$dir/eth0.ro.sock" "$daemon_" 2>&1)
 ktap_result "status socket refuses close" \
 	"$(echo "$out" | holds '.error == "permission"'; echo $?)" "$out"
 

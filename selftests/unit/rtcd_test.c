@@ -316,6 +316,10 @@ TEST(request_open_refused)
 	}
 	parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,\"burst\":1000}", &r);
 	EXPECT_NE(NULL, strstr(msg, "max_pkt"));
+	/* JSON, with a number past any jansson holds: said so, not "not JSON". */
+	EXPECT_EQ(-1, parse("{\"op\":\"open\",\"daddr\":\"10.0.0.2\",\"dport\":1,\"rate\":1000000,"
+			    "\"max_pkt\":99999999999999999999}", &r));
+	EXPECT_NE(NULL, strstr(msg, "a number out of range"));
 }
 
 /*
