@@ -236,15 +236,50 @@ malformed:
 	return -1;
 }
 
+/*
+ * The attributes from START to END, each through nl_table_cb(). What
+ * mnl_attr_parse() does, but that stops at the first attribute that does
+ * not fit, without an error: a message cut short (or a nest whose length
+ * cuts its last attribute) would parse, less what was cut. Here the
+ * attributes must fill up to END, as the kernel's always do; the last
+ * one's padding may lie past it (mnl_attr_next() steps over MNL_ALIGN()ed
+ * lengths), bytes before it that are no attribute may not. END is the
+ * exact end, not MNL_ALIGN()ed as mnl_attr_for_each()'s: nothing past it
+ * is read.
+ */
+static int nl_table_parse(struct nl_table *t, const void *start, const void *end)
+{
+	const struct nlattr *attr = start;
+
+	for (; mnl_attr_ok(attr, (int)((const char *)end - (const char *)attr));
+	     attr = mnl_attr_next(attr)) {
+		if (nl_table_cb(attr, t) == MNL_CB_ERROR)
+			return MNL_CB_ERROR;
+	}
+	if ((const char *)attr < (const char *)end) {
+		*t->fault = (struct enl_fault){
+			.set = t->set, .trailing = true,
+			.len = (unsigned int)((const char *)end - (const char *)attr),
+		};
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
 int enl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
 		   const struct enl_attrs *set, const struct nlattr **tb,
 		   struct enl_fault *fault)
 {
 	struct enl_fault f;
 	struct nl_table t = { set, tb, fault ? fault : &f };
+	const char *end = (const char *)nlh + nlh->nlmsg_len;
+	const char *start = mnl_nlmsg_get_payload_offset(nlh, offset);
 
 	memset(tb, 0, sizeof(*tb) * (size_t)(set->max + 1));
-	return nl_table_end(&t, mnl_attr_parse(nlh, offset, nl_table_cb, &t));
+	/* Shorter than its family header: what there is, is no attribute. */
+	if (start > end)
+		start = mnl_nlmsg_get_payload(nlh);
+	return nl_table_end(&t, nl_table_parse(&t, start, end));
 }
 
 int enl_nest_table(const struct nlattr *nest, const struct enl_attrs *set,
@@ -252,10 +287,14 @@ int enl_nest_table(const struct nlattr *nest, const struct enl_attrs *set,
 {
 	struct enl_fault f;
 	struct nl_table t = { set, tb, fault ? fault : &f };
+	const char *start;
 
 	memset(tb, 0, sizeof(*tb) * (size_t)(set->max + 1));
-	return nl_table_end(&t, nest ? mnl_attr_parse_nested(nest, nl_table_cb, &t) :
-				       MNL_CB_OK);
+	if (!nest)
+		return nl_table_end(&t, MNL_CB_OK);
+	start = mnl_attr_get_payload(nest);
+	return nl_table_end(&t, nl_table_parse(&t, start,
+					       start + mnl_attr_get_payload_len(nest)));
 }
 
 /* What a policy expects, as the rest of "expected ...". */
@@ -291,6 +330,11 @@ void enl_fault_str(const struct enl_fault *f, char *buf, size_t len)
 	const struct enl_policy *p = &f->set->policy[f->type];
 	char name[64] = "", got[32] = "", expects[32];
 
+	if (f->trailing) {
+		snprintf(buf, len, "%u trailing bytes in its %s attributes", f->len,
+			 f->set->name);
+		return;
+	}
 	if (p->name)
 		snprintf(name, sizeof(name), " (%s)", p->name);
 	if (f->missing) {

@@ -80,6 +80,9 @@ struct enl_fault {
 	const struct enl_attrs *set;
 	int type;
 	bool missing;			/* else malformed: */
+	bool trailing;			/* not an attribute: LEN bytes the
+					 * set's attributes do not fill
+					 */
 	unsigned int len;		/* its payload, bytes */
 };
 
@@ -88,9 +91,11 @@ struct enl_fault {
  * its OFFSET bytes of family header, or NEST's (NULL: none). Each is
  * checked against SET's policy, and nests against theirs, all of them
  * before the caller reads any: 0, or -1 with errno EPROTO and FAULT (may
- * be NULL) saying why, when one is malformed or a required one missing.
- * Types above SET->max are a newer sender's: skipped, as it expects of
- * an older reader.
+ * be NULL) saying why, when one is malformed or a required one missing, or
+ * when the attributes do not fill the message or nest up to its end (but
+ * for the last one's alignment padding): one cut short, as a truncated
+ * reply has. Types above SET->max are a newer sender's: skipped, as it
+ * expects of an older reader. On failure TB holds what was read before.
  */
 int enl_attr_table(const struct nlmsghdr *nlh, unsigned int offset,
 		   const struct enl_attrs *set, const struct nlattr **tb,
@@ -99,7 +104,8 @@ int enl_nest_table(const struct nlattr *nest, const struct enl_attrs *set,
 		   const struct nlattr **tb, struct enl_fault *fault);
 /*
  * FAULT as words: "a malformed connection attribute 9 (rate): expected
- * u64, got 4 bytes", "no port attribute 3 (ifname)".
+ * u64, got 4 bytes", "no port attribute 3 (ifname)", "92 trailing bytes
+ * in its top-level attributes".
  */
 void enl_fault_str(const struct enl_fault *fault, char *buf, size_t len);
 

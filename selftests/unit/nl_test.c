@@ -3,9 +3,10 @@
  * lib/nl.c's attribute tables, checked against the module's policies
  * (ctl/attrs.c), on replies built here as the module builds them: a good
  * one parses; each kind of malformed one fails with EPROTO, naming the
- * attribute; what a newer module adds is skipped. Each reply sits in a
- * buffer of its exact size, so that under ASan (the Makefile's, where the
- * compiler has it) a read past its end is caught.
+ * attribute, or the bytes of one cut short; what a newer module adds is
+ * skipped. Each reply sits in a buffer of its exact size, so that under
+ * ASan (the Makefile's, where the compiler has it) a read past its end is
+ * caught.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ enum spoil {
 	SHORT_MAC,		/* 5 bytes of MAC */
 	NO_ID,			/* without a required attribute */
 	SHORT_COUNTER,		/* a u64 of 4 bytes, a nest further down */
+	CUT_NEST,		/* a nest whose length cuts its last attribute */
 	NEWER,			/* attributes past the policies */
 };
 
@@ -66,7 +68,11 @@ static struct nlmsghdr *conn_reply(enum spoil spoil)
 		mnl_attr_put_u64(nlh, ETHEREAL_STATS_A_RX_PACKETS, 42);
 	if (spoil == NEWER)
 		mnl_attr_put(nlh, ETHEREAL_STATS_A_MAX + 1, 3, "new");
+	if (spoil == CUT_NEST)
+		mnl_attr_put_u64(nlh, ETHEREAL_STATS_A_TX_PACKETS, 1);
 	mnl_attr_nest_end(nlh, stats);
+	if (spoil == CUT_NEST)
+		stats->nla_len -= 4;
 	if (spoil == NEWER)
 		mnl_attr_put_u64(nlh, ETHEREAL_CONN_A_MAX + 1, 1);
 	mnl_attr_nest_end(nlh, conn);
@@ -195,25 +201,80 @@ TEST(unknown_types_skipped)
 	EXPECT_NE(NULL, p.tb[ETHEREAL_A_CONN]);
 }
 
-/* A message cut short loses its last attribute, and what that required. */
+/*
+ * A message cut short, inside its last nest: the top-level parse fails,
+ * naming the bytes of the attribute that does not fit. The cut message
+ * sits in a buffer of its shorter size, so that ASan sees a read past it.
+ */
 TEST(cut_short)
 {
-	struct nlmsghdr *nlh = conn_reply(GOOD);
+	struct nlmsghdr *nlh = conn_reply(GOOD), *cut;
 	const struct nlattr *c[ETHEREAL_CONN_A_MAX + 1];
 	struct enl_fault f;
 	struct parsed p;
+	char why[80];
+	uint32_t len;
 
 	ASSERT_NE(NULL, nlh);
-	nlh->nlmsg_len -= 4;
-	parse(nlh, &p);
-	ASSERT_EQ(0, p.ret);
+	len = nlh->nlmsg_len - 4;
+	cut = malloc(len);
+	ASSERT_NE(NULL, cut);
+	memcpy(cut, nlh, len);
+	cut->nlmsg_len = len;
+	free(nlh);
+	parse(cut, &p);
+	EXPECT_EQ(-1, p.ret);
+	EXPECT_EQ(EPROTO, p.err);
+	EXPECT_EQ(&ethereal_attrs, p.fault.set);
+	EXPECT_TRUE(p.fault.trailing);
+	/* all but its header, its genlmsghdr and the IFINDEX before the nest */
+	EXPECT_EQ(len - MNL_NLMSG_HDRLEN - sizeof(struct genlmsghdr) - MNL_ATTR_HDRLEN - 4,
+		  p.fault.len);
+	snprintf(why, sizeof(why), "%u trailing bytes in its top-level attributes",
+		 p.fault.len);
+	EXPECT_STREQ(why, p.why);
 	EXPECT_EQ(NULL, p.tb[ETHEREAL_A_CONN]);
-	EXPECT_EQ(-1, enl_nest_table(p.tb[ETHEREAL_A_CONN], &ethereal_conn_attrs, c, &f));
+	/* Without its nest, a set lacks what it requires... */
+	EXPECT_EQ(-1, enl_nest_table(NULL, &ethereal_conn_attrs, c, &f));
 	EXPECT_EQ(EPROTO, errno);
 	EXPECT_EQ(ETHEREAL_CONN_A_IN_ID, f.type);
 	EXPECT_TRUE(f.missing);
-	/* A set requiring nothing does without its nest. */
+	/* ...and a set requiring nothing does without it. */
 	EXPECT_EQ(0, enl_nest_table(NULL, &ethereal_stats_attrs, c, NULL));
+}
+
+/* Only the last attribute's alignment padding may be missing. */
+TEST(unpadded_end)
+{
+	struct nlmsghdr *nlh = conn_reply(NEWER), *cut;
+	struct parsed p;
+	uint32_t len;
+
+	ASSERT_NE(NULL, nlh);
+	/* its last attribute, of NEWER, has one byte of payload, three of padding */
+	len = nlh->nlmsg_len - 3;
+	cut = malloc(len);
+	ASSERT_NE(NULL, cut);
+	memcpy(cut, nlh, len);
+	cut->nlmsg_len = len;
+	free(nlh);
+	parse(cut, &p);
+	EXPECT_EQ(0, p.ret);
+	EXPECT_NE(NULL, p.tb[ETHEREAL_A_CONN]);
+}
+
+/* A nest whose own length cuts its last attribute fails the same way. */
+TEST(nest_cut_short)
+{
+	struct parsed p;
+
+	parse(conn_reply(CUT_NEST), &p);
+	EXPECT_EQ(-1, p.ret);
+	EXPECT_EQ(EPROTO, p.err);
+	EXPECT_EQ(&ethereal_stats_attrs, p.fault.set);
+	EXPECT_TRUE(p.fault.trailing);
+	EXPECT_EQ(MNL_ATTR_HDRLEN + 4, p.fault.len);
+	EXPECT_STREQ("8 trailing bytes in its statistics attributes", p.why);
 }
 
 /* Without a policy (rtcd's rtnetlink tables) anything is taken as it is. */
