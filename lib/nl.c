@@ -327,7 +327,9 @@ static const char *nl_expects(const struct enl_policy *p, char *buf, size_t len)
 
 void enl_fault_str(const struct enl_fault *f, char *buf, size_t len)
 {
-	const struct enl_policy *p = &f->set->policy[f->type];
+	/* A set without a policy (attr_need()'s on one) names no attribute. */
+	const struct enl_policy *p = f->set->policy && f->type >= 0 &&
+				     f->type <= f->set->max ? &f->set->policy[f->type] : NULL;
 	char name[64] = "", got[32] = "", expects[32];
 
 	if (f->trailing) {
@@ -335,10 +337,15 @@ void enl_fault_str(const struct enl_fault *f, char *buf, size_t len)
 			 f->set->name);
 		return;
 	}
-	if (p->name)
+	if (p && p->name)
 		snprintf(name, sizeof(name), " (%s)", p->name);
 	if (f->missing) {
 		snprintf(buf, len, "no %s attribute %d%s", f->set->name, f->type, name);
+		return;
+	}
+	if (!p) {
+		snprintf(buf, len, "a malformed %s attribute %d: got %u bytes", f->set->name,
+			 f->type, f->len);
 		return;
 	}
 	/* A string's length is not wrong: its NUL is missing, unless it is empty. */

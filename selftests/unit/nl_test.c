@@ -292,4 +292,18 @@ TEST(no_policy)
 	free(nlh);
 }
 
+/* What attr_need() says of a set without a policy: no name, and no NULL read. */
+TEST(fault_without_policy)
+{
+	static const struct enl_attrs conn = { "connection", ETHEREAL_CONN_A_MAX, NULL };
+	char why[80];
+
+	enl_fault_str(&(struct enl_fault){ .set = &conn, .type = 3, .missing = true },
+		      why, sizeof(why));
+	EXPECT_STREQ("no connection attribute 3", why);
+	enl_fault_str(&(struct enl_fault){ .set = &conn, .type = 9, .len = 4 },
+		      why, sizeof(why));
+	EXPECT_STREQ("a malformed connection attribute 9: got 4 bytes", why);
+}
+
 TEST_HARNESS_MAIN
