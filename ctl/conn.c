@@ -147,11 +147,6 @@ static int conn_del(int argc, char **argv)
 	return 0;
 }
 
-static uint32_t u32_attr(const struct nlattr *a)
-{
-	return a ? mnl_attr_get_u32(a) : 0;
-}
-
 static int conn_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
@@ -167,8 +162,7 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	out_name = conn_out(c);
 	in_name = mnl_attr_get_str(c[ETHEREAL_CONN_A_IN_IFNAME]);
 	format_conn_id(mnl_attr_get_u16(c[ETHEREAL_CONN_A_IN_ID]), id, sizeof(id));
-	format_conn_id(c[ETHEREAL_CONN_A_QID] ? mnl_attr_get_u16(c[ETHEREAL_CONN_A_QID]) : 0,
-		       qid, sizeof(qid));
+	format_conn_id((uint16_t)attr_num(c[ETHEREAL_CONN_A_QID]), qid, sizeof(qid));
 	if (c[ETHEREAL_CONN_A_OUT_MAC]) {
 		char mac[18];
 
@@ -182,8 +176,8 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		inet_ntop(AF_INET, &a, daddr, sizeof(daddr));
 	}
 	r = mnl_attr_get_u64(c[ETHEREAL_CONN_A_RATE]);
-	b = c[ETHEREAL_CONN_A_BURST] ? mnl_attr_get_u32(c[ETHEREAL_CONN_A_BURST]) : 0;
-	m = c[ETHEREAL_CONN_A_MAX_PKT] ? mnl_attr_get_u32(c[ETHEREAL_CONN_A_MAX_PKT]) : 0;
+	b = (uint32_t)attr_num(c[ETHEREAL_CONN_A_BURST]);
+	m = (uint32_t)attr_num(c[ETHEREAL_CONN_A_MAX_PKT]);
 	origin = c[ETHEREAL_CONN_A_ORIGIN] &&
 		 mnl_attr_get_u8(c[ETHEREAL_CONN_A_ORIGIN]) == ETHEREAL_ORIGIN_SIGNALED ?
 		 "signaled" : "static";
@@ -196,8 +190,7 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 				      "dev", in_name,
 				      "id", (json_int_t)mnl_attr_get_u16(c[ETHEREAL_CONN_A_IN_ID]),
 				      "out", out_name,
-				      "queue", (json_int_t)(c[ETHEREAL_CONN_A_QID] ?
-					       mnl_attr_get_u16(c[ETHEREAL_CONN_A_QID]) : 0),
+				      "queue", (json_int_t)attr_num(c[ETHEREAL_CONN_A_QID]),
 				      "swap", c[ETHEREAL_CONN_A_SWAP] != NULL,
 				      "rate", rate_json(r), "burst", (json_int_t)b,
 				      "maxpkt", (json_int_t)m, "origin", origin);
@@ -221,10 +214,10 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 		if (c[ETHEREAL_CONN_A_HOP])
 			json_object_set_new(o, "measured", conn_hop_json(c[ETHEREAL_CONN_A_HOP]));
 		if (ctl.details) {
-			json_object_set_new(o, "ifindex",
-					    json_integer(u32_attr(c[ETHEREAL_CONN_A_IN_IFINDEX])));
-			json_object_set_new(o, "out_ifindex",
-					    json_integer(u32_attr(c[ETHEREAL_CONN_A_OUT_IFINDEX])));
+			json_object_set_new(o, "ifindex", json_integer(
+				(json_int_t)attr_num(c[ETHEREAL_CONN_A_IN_IFINDEX])));
+			json_object_set_new(o, "out_ifindex", json_integer(
+				(json_int_t)attr_num(c[ETHEREAL_CONN_A_OUT_IFINDEX])));
 		}
 		if (ctl.stats)
 			json_object_set_new(o, "stats", stats_json(c[ETHEREAL_CONN_A_STATS]));
@@ -258,8 +251,9 @@ static int conn_cb(const struct nlmsghdr *nlh, void *data)
 	if (c[ETHEREAL_CONN_A_HOP])
 		conn_hop_print(c[ETHEREAL_CONN_A_HOP]);
 	if (ctl.details)
-		printf(" index %u out-index %u", u32_attr(c[ETHEREAL_CONN_A_IN_IFINDEX]),
-		       u32_attr(c[ETHEREAL_CONN_A_OUT_IFINDEX]));
+		printf(" index %u out-index %u",
+		       (unsigned int)attr_num(c[ETHEREAL_CONN_A_IN_IFINDEX]),
+		       (unsigned int)attr_num(c[ETHEREAL_CONN_A_OUT_IFINDEX]));
 	printf("\n");
 	if (ctl.stats)
 		stats_print(c[ETHEREAL_CONN_A_STATS], "    ");

@@ -84,7 +84,7 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	format_mac(mnl_attr_get_payload(nt[ETHEREAL_NEIGH_A_LLADDR]), mac, sizeof(mac));
 	is_static = nt[ETHEREAL_NEIGH_A_STATIC];
 	bound = nt[ETHEREAL_NEIGH_A_BOUND];
-	age = nt[ETHEREAL_NEIGH_A_AGE] ? mnl_attr_get_u32(nt[ETHEREAL_NEIGH_A_AGE]) : 0;
+	age = (uint32_t)attr_num(nt[ETHEREAL_NEIGH_A_AGE]);
 
 	if (ctl.json) {
 		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}",

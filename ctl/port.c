@@ -10,16 +10,6 @@
 #include "ctl.h"
 #include "units.h"
 
-static uint64_t u64_or_0(const struct nlattr *a)
-{
-	return a ? mnl_attr_get_u64(a) : 0;
-}
-
-static uint32_t u32_or_0(const struct nlattr *a)
-{
-	return a ? mnl_attr_get_u32(a) : 0;
-}
-
 /* A MAC address attribute as text; "?" when absent. */
 static void mac_attr(const struct nlattr *a, char *buf, size_t len)
 {
@@ -44,9 +34,8 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 	name = mnl_attr_get_str(pt[ETHEREAL_PORT_A_IFNAME]);
 	if (tb[ETHEREAL_A_IFINDEX])
 		if_indextoname(mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]), bridge);
-	role = pt[ETHEREAL_PORT_A_ROLE] ? mnl_attr_get_u8(pt[ETHEREAL_PORT_A_ROLE]) : 0;
-	state = pt[ETHEREAL_PORT_A_STP_STATE] ?
-		mnl_attr_get_u8(pt[ETHEREAL_PORT_A_STP_STATE]) : 0;
+	role = (uint8_t)attr_num(pt[ETHEREAL_PORT_A_ROLE]);
+	state = (uint8_t)attr_num(pt[ETHEREAL_PORT_A_STP_STATE]);
 	mac_attr(pt[ETHEREAL_PORT_A_SWITCH], sw_id, sizeof(sw_id));
 	mac_attr(pt[ETHEREAL_PORT_A_SWITCH_LLADDR], sw_mac, sizeof(sw_mac));
 
@@ -55,51 +44,51 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 				      "port", name, "bridge", bridge,
 				      "role", role_name(role),
 				      "stp_state", stp_state_name(state),
-				      "rate", rate_json(u64_or_0(pt[ETHEREAL_PORT_A_RATE])),
-				      "reserved", rate_json(u64_or_0(pt[ETHEREAL_PORT_A_RESERVED])),
+				      "rate", rate_json(attr_num(pt[ETHEREAL_PORT_A_RATE])),
+				      "reserved", rate_json(attr_num(pt[ETHEREAL_PORT_A_RESERVED])),
 				      "conns_in",
-				      (json_int_t)u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
+				      (json_int_t)attr_num(pt[ETHEREAL_PORT_A_CONNS_IN]),
 				      "conns_out",
-				      (json_int_t)u32_or_0(pt[ETHEREAL_PORT_A_CONNS_OUT]));
-		json_object_set_new(o, "host_conns",
-				    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS])));
+				      (json_int_t)attr_num(pt[ETHEREAL_PORT_A_CONNS_OUT]));
+		json_object_set_new(o, "host_conns", json_integer(
+			(json_int_t)attr_num(pt[ETHEREAL_PORT_A_HOST_CONNS])));
 		json_object_set_new(o, "host_rate",
-				    rate_json(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])));
+				    rate_json(attr_num(pt[ETHEREAL_PORT_A_HOST_RATE])));
 		json_object_set_new(o, "keyed", json_boolean(pt[ETHEREAL_PORT_A_KEYED] &&
 							     mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEYED])));
 		if (pt[ETHEREAL_PORT_A_KEY_VERIFIED])
 			json_object_set_new(o, "key_verified",
 					    json_boolean(mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEY_VERIFIED])));
 		if (ctl.details)
-			json_object_set_new(o, "ifindex",
-					    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX])));
+			json_object_set_new(o, "ifindex", json_integer(
+				(json_int_t)attr_num(pt[ETHEREAL_PORT_A_IFINDEX])));
 		/* The switch at a trunk's other end, while it says hello. */
 		if (pt[ETHEREAL_PORT_A_SWITCH]) {
 			json_object_set_new(o, "switch", json_string(sw_id));
 			json_object_set_new(o, "switch_lladdr", json_string(sw_mac));
-			json_object_set_new(o, "switch_age_ms",
-					    json_integer(u32_or_0(pt[ETHEREAL_PORT_A_SWITCH_AGE])));
+			json_object_set_new(o, "switch_age_ms", json_integer(
+				(json_int_t)attr_num(pt[ETHEREAL_PORT_A_SWITCH_AGE])));
 		}
 		if (ctl.stats)
 			json_object_set_new(o, "stats", stats_json(pt[ETHEREAL_PORT_A_STATS]));
 		out_add(o);
 		return MNL_CB_OK;
 	}
-	if (pt[ETHEREAL_PORT_A_RATE] && u64_or_0(pt[ETHEREAL_PORT_A_RATE]))
-		format_rate(u64_or_0(pt[ETHEREAL_PORT_A_RATE]), rate, sizeof(rate));
+	if (attr_num(pt[ETHEREAL_PORT_A_RATE]))
+		format_rate(attr_num(pt[ETHEREAL_PORT_A_RATE]), rate, sizeof(rate));
 	else
 		snprintf(rate, sizeof(rate), "unknown");
-	format_rate(u64_or_0(pt[ETHEREAL_PORT_A_RESERVED]), reserved, sizeof(reserved));
+	format_rate(attr_num(pt[ETHEREAL_PORT_A_RESERVED]), reserved, sizeof(reserved));
 	printf("%s: bridge %s role %s state %s rate %s reserved %s conns in %u out %u",
 	       name, bridge, role_name(role), stp_state_name(state), rate, reserved,
-	       u32_or_0(pt[ETHEREAL_PORT_A_CONNS_IN]),
-	       u32_or_0(pt[ETHEREAL_PORT_A_CONNS_OUT]));
+	       (unsigned int)attr_num(pt[ETHEREAL_PORT_A_CONNS_IN]),
+	       (unsigned int)attr_num(pt[ETHEREAL_PORT_A_CONNS_OUT]));
 	/* The host's quota when there is one; -d: always, 0 for none. */
-	if (ctl.details || u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS]))
-		printf(" host-conns %u", u32_or_0(pt[ETHEREAL_PORT_A_HOST_CONNS]));
-	if (ctl.details || u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE])) {
-		if (u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE]))
-			format_rate(u64_or_0(pt[ETHEREAL_PORT_A_HOST_RATE]), quota, sizeof(quota));
+	if (ctl.details || attr_num(pt[ETHEREAL_PORT_A_HOST_CONNS]))
+		printf(" host-conns %u", (unsigned int)attr_num(pt[ETHEREAL_PORT_A_HOST_CONNS]));
+	if (ctl.details || attr_num(pt[ETHEREAL_PORT_A_HOST_RATE])) {
+		if (attr_num(pt[ETHEREAL_PORT_A_HOST_RATE]))
+			format_rate(attr_num(pt[ETHEREAL_PORT_A_HOST_RATE]), quota, sizeof(quota));
 		else
 			snprintf(quota, sizeof(quota), "0");
 		printf(" host-rate %s", quota);
@@ -109,9 +98,9 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 		       mnl_attr_get_u8(pt[ETHEREAL_PORT_A_KEY_VERIFIED]) ? "verified" : "unverified");
 	if (pt[ETHEREAL_PORT_A_SWITCH])
 		printf(" switch %s via %s age %.1fs", sw_id, sw_mac,
-		       u32_or_0(pt[ETHEREAL_PORT_A_SWITCH_AGE]) / 1e3);
+		       attr_num(pt[ETHEREAL_PORT_A_SWITCH_AGE]) / 1e3);
 	if (ctl.details)
-		printf(" index %u", u32_or_0(pt[ETHEREAL_PORT_A_IFINDEX]));
+		printf(" index %u", (unsigned int)attr_num(pt[ETHEREAL_PORT_A_IFINDEX]));
 	putchar('\n');
 	if (ctl.stats)
 		stats_print(pt[ETHEREAL_PORT_A_STATS], "    ");

@@ -88,20 +88,18 @@ static int conf_port_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *tb[ETHEREAL_A_MAX + 1];
 	const struct nlattr *pt[ETHEREAL_PORT_A_MAX + 1];
 	char word[WORD_SIZE], rate[32] = "0";
-	uint64_t host_rate = 0;
+	uint64_t host_rate;
 
 	(void)data;
 	attr_table(nlh, tb);
 	nest_table(tb[ETHEREAL_A_PORT], pt, &ethereal_port_attrs);
-	if (pt[ETHEREAL_PORT_A_HOST_RATE])
-		host_rate = mnl_attr_get_u64(pt[ETHEREAL_PORT_A_HOST_RATE]);
+	host_rate = attr_num(pt[ETHEREAL_PORT_A_HOST_RATE]);
 	if (host_rate)
 		format_rate_exact(host_rate, rate, sizeof(rate));
 	printf("port set dev %s role %s host-conns %u host-rate %s\n",
 	       conf_word(mnl_attr_get_str(pt[ETHEREAL_PORT_A_IFNAME]), word, sizeof(word)),
-	       role_name(pt[ETHEREAL_PORT_A_ROLE] ? mnl_attr_get_u8(pt[ETHEREAL_PORT_A_ROLE]) : 0),
-	       pt[ETHEREAL_PORT_A_HOST_CONNS] ?
-	       mnl_attr_get_u32(pt[ETHEREAL_PORT_A_HOST_CONNS]) : 0, rate);
+	       role_name((uint8_t)attr_num(pt[ETHEREAL_PORT_A_ROLE])),
+	       (unsigned int)attr_num(pt[ETHEREAL_PORT_A_HOST_CONNS]), rate);
 	return MNL_CB_OK;
 }
 

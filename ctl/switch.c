@@ -68,9 +68,9 @@ static int switch_cb(const struct nlmsghdr *nlh, void *data)
 	name = switch_name(tb);
 	if (list->n == MAX_SWITCHES)
 		return MNL_CB_OK;
-	ports = tb[ETHEREAL_A_N_PORTS] ? mnl_attr_get_u32(tb[ETHEREAL_A_N_PORTS]) : 0;
-	conns = tb[ETHEREAL_A_N_CONNS] ? mnl_attr_get_u32(tb[ETHEREAL_A_N_CONNS]) : 0;
-	lifetime = tb[ETHEREAL_A_LIFETIME] ? mnl_attr_get_u32(tb[ETHEREAL_A_LIFETIME]) : 0;
+	ports = (uint32_t)attr_num(tb[ETHEREAL_A_N_PORTS]);
+	conns = (uint32_t)attr_num(tb[ETHEREAL_A_N_CONNS]);
+	lifetime = (uint32_t)attr_num(tb[ETHEREAL_A_LIFETIME]);
 	list->ifindex[list->n] = mnl_attr_get_u32(tb[ETHEREAL_A_IFINDEX]);
 	nest_table(tb[ETHEREAL_A_SIG], sig, &ethereal_sig_stats_attrs);
 	if (ctl.json) {
