@@ -152,15 +152,23 @@ static u64 wheel_later_span(struct ethereal_wheel *w)
 	return span;
 }
 
+/* The current span's first slot with items from the current one on, or -1. */
+static int wheel_l0_first(struct ethereal_wheel *w)
+{
+	unsigned int i = find_next_bit(w->b0, ETHEREAL_WHEEL_SLOTS, w->cur & SLOT_MASK);
+
+	return i < ETHEREAL_WHEEL_SLOTS ? (int)i : -1;
+}
+
 struct ethereal_wheel_item *ethereal_wheel_pop(struct ethereal_wheel *w, u64 now)
 {
 	u64 t = now >> ETHEREAL_WHEEL_SHIFT, span;
 	struct ethereal_wheel_item *it;
-	unsigned int i;
+	int i;
 
 	for (;;) {
-		i = find_next_bit(w->b0, ETHEREAL_WHEEL_SLOTS, w->cur & SLOT_MASK);
-		if (i < ETHEREAL_WHEEL_SLOTS) {
+		i = wheel_l0_first(w);
+		if (i >= 0) {
 			u64 s = (w->cur & ~(u64)SLOT_MASK) | i;
 
 			if (s > t) {
@@ -188,13 +196,13 @@ struct ethereal_wheel_item *ethereal_wheel_pop(struct ethereal_wheel *w, u64 now
 
 struct ethereal_wheel_item *ethereal_wheel_peek(struct ethereal_wheel *w)
 {
-	unsigned int i;
+	int i;
 	u64 span;
 
 	if (!w->count)
 		return NULL;
-	i = find_next_bit(w->b0, ETHEREAL_WHEEL_SLOTS, w->cur & SLOT_MASK);
-	if (i < ETHEREAL_WHEEL_SLOTS)
+	i = wheel_l0_first(w);
+	if (i >= 0)
 		return list_first_entry(&w->l0[i], struct ethereal_wheel_item, list);
 	span = wheel_next_span(w);
 	if (!span)
@@ -204,14 +212,12 @@ struct ethereal_wheel_item *ethereal_wheel_peek(struct ethereal_wheel *w)
 
 u64 ethereal_wheel_next(struct ethereal_wheel *w)
 {
-	unsigned int i;
-	u64 span;
+	int i;
 
 	if (!w->count)
 		return U64_MAX;
-	i = find_next_bit(w->b0, ETHEREAL_WHEEL_SLOTS, w->cur & SLOT_MASK);
-	if (i < ETHEREAL_WHEEL_SLOTS)
+	i = wheel_l0_first(w);
+	if (i >= 0)
 		return ((w->cur & ~(u64)SLOT_MASK) | i) << ETHEREAL_WHEEL_SHIFT;
-	span = wheel_later_span(w);
-	return span << (ETHEREAL_WHEEL_BITS + ETHEREAL_WHEEL_SHIFT);
+	return wheel_later_span(w) << (ETHEREAL_WHEEL_BITS + ETHEREAL_WHEEL_SHIFT);
 }
