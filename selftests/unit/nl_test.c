@@ -128,67 +128,73 @@ TEST(good_reply_parses)
 	free(nlh);
 }
 
-TEST(truncated_u64)
-{
+/* Each malformed reply: EPROTO, naming the set and the attribute. */
+FIXTURE(malformed) {
 	struct parsed p;
+};
 
-	parse(conn_reply(SHORT_RATE), &p);
-	EXPECT_EQ(-1, p.ret);
-	EXPECT_EQ(EPROTO, p.err);
-	EXPECT_EQ(&ethereal_conn_attrs, p.fault.set);
-	EXPECT_EQ(ETHEREAL_CONN_A_RATE, p.fault.type);
-	EXPECT_FALSE(p.fault.missing);
-	EXPECT_STREQ("a malformed connection attribute 9 (rate): expected u64, got 4 bytes",
-		     p.why);
-}
+FIXTURE_VARIANT(malformed) {
+	enum spoil spoil;
+	const struct enl_attrs *set;
+	int type;
+	bool missing;
+	const char *why;		/* NULL: not checked */
+};
 
-TEST(string_without_nul)
-{
-	struct parsed p;
+FIXTURE_VARIANT_ADD(malformed, truncated_u64) {
+	.spoil = SHORT_RATE,
+	.set = &ethereal_conn_attrs,
+	.type = ETHEREAL_CONN_A_RATE,
+	.why = "a malformed connection attribute 9 (rate): expected u64, got 4 bytes",
+};
 
-	parse(conn_reply(NO_NUL), &p);
-	EXPECT_EQ(-1, p.ret);
-	EXPECT_EQ(EPROTO, p.err);
-	EXPECT_EQ(ETHEREAL_CONN_A_IN_IFNAME, p.fault.type);
-	EXPECT_STREQ("a malformed connection attribute 14 (in_ifname): expected a "
-		     "NUL-terminated string", p.why);
-}
+FIXTURE_VARIANT_ADD(malformed, string_without_nul) {
+	.spoil = NO_NUL,
+	.set = &ethereal_conn_attrs,
+	.type = ETHEREAL_CONN_A_IN_IFNAME,
+	.why = "a malformed connection attribute 14 (in_ifname): expected a NUL-terminated string",
+};
 
-TEST(short_mac)
-{
-	struct parsed p;
-
-	parse(conn_reply(SHORT_MAC), &p);
-	EXPECT_EQ(-1, p.ret);
-	EXPECT_EQ(EPROTO, p.err);
-	EXPECT_EQ(ETHEREAL_CONN_A_OUT_MAC, p.fault.type);
-	EXPECT_STREQ("a malformed connection attribute 6 (out_mac): expected 6 bytes, "
-		     "got 5 bytes", p.why);
-}
+FIXTURE_VARIANT_ADD(malformed, short_mac) {
+	.spoil = SHORT_MAC,
+	.set = &ethereal_conn_attrs,
+	.type = ETHEREAL_CONN_A_OUT_MAC,
+	.why = "a malformed connection attribute 6 (out_mac): expected 6 bytes, got 5 bytes",
+};
 
 /* A nest is checked with its message: required attributes too. */
-TEST(missing_required)
-{
-	struct parsed p;
+FIXTURE_VARIANT_ADD(malformed, missing_required) {
+	.spoil = NO_ID,
+	.set = &ethereal_conn_attrs,
+	.type = ETHEREAL_CONN_A_IN_ID,
+	.missing = true,
+	.why = "no connection attribute 3 (in_id)",
+};
 
-	parse(conn_reply(NO_ID), &p);
-	EXPECT_EQ(-1, p.ret);
-	EXPECT_EQ(EPROTO, p.err);
-	EXPECT_EQ(&ethereal_conn_attrs, p.fault.set);
-	EXPECT_EQ(ETHEREAL_CONN_A_IN_ID, p.fault.type);
-	EXPECT_TRUE(p.fault.missing);
-	EXPECT_STREQ("no connection attribute 3 (in_id)", p.why);
+FIXTURE_VARIANT_ADD(malformed, deeper_down) {
+	.spoil = SHORT_COUNTER,
+	.set = &ethereal_stats_attrs,
+	.type = ETHEREAL_STATS_A_RX_PACKETS,
+};
+
+FIXTURE_SETUP(malformed)
+{
+	parse(conn_reply(variant->spoil), &self->p);
 }
 
-TEST(malformed_deeper_down)
+FIXTURE_TEARDOWN(malformed)
 {
-	struct parsed p;
+}
 
-	parse(conn_reply(SHORT_COUNTER), &p);
-	EXPECT_EQ(-1, p.ret);
-	EXPECT_EQ(EPROTO, p.err);
-	EXPECT_EQ(&ethereal_stats_attrs, p.fault.set);
-	EXPECT_EQ(ETHEREAL_STATS_A_RX_PACKETS, p.fault.type);
+TEST_F(malformed, fails_naming_it)
+{
+	EXPECT_EQ(-1, self->p.ret);
+	EXPECT_EQ(EPROTO, self->p.err);
+	EXPECT_EQ(variant->set, self->p.fault.set);
+	EXPECT_EQ(variant->type, self->p.fault.type);
+	EXPECT_EQ(variant->missing, self->p.fault.missing);
+	if (variant->why)
+		EXPECT_STREQ(variant->why, self->p.why);
 }
 
 /* A newer module's attributes, at every level: an older reader skips them. */
