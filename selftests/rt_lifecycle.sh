@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib/topo.sh"
 . "$(dirname "$0")/lib/rt.sh"
 . "$(dirname "$0")/lib/ethereal.sh"
+. "$(dirname "$0")/lib/wait.sh"
 
 ROUNDS=3
 
@@ -20,15 +21,26 @@ setup_switch() {
 }
 
 # Traffic until stop_load: real time from h1 and h3, ordinary h4 -> h2.
+# start_load returns once every sender's frames reach its port of sw1, not
+# after a guess (a process start takes 25 ms to 0.5 s under emulation);
+# it fails if one has not in 80 looks 50 ms apart (x slow).
 load_pids=()
+load_rx() { on sw1 cat /sys/class/net/swp{1,3,4}/statistics/rx_packets; }
+load_flowing() {
+	local now i
+	mapfile -t now < <(load_rx)
+	[ ${#now[@]} = 3 ] && [ ${#load_rx0[@]} = 3 ] || return 1
+	for i in 0 1 2; do [ "${now[i]}" -gt "${load_rx0[i]}" ] || return 1; done
+}
 start_load() {
+	mapfile -t load_rx0 < <(load_rx)
 	on_bg h1 udpprobe send "$(proxy_ip 03:09)" 5000 1000000 200 4000 >/dev/null 2>&1
 	load_pids+=($!)
 	on_bg h3 udpprobe send "$(proxy_ip 03:09)" 5000 1000000 200 4000 >/dev/null 2>&1
 	load_pids+=($!)
 	on_bg h4 udpprobe send "$(host_ip h2)" 5001 1000000 1000 4000 >/dev/null 2>&1
 	load_pids+=($!)
-	sleep 0.5
+	eventually 80 load_flowing
 }
 stop_load() {
 	kill "${load_pids[@]}" 2>/dev/null
@@ -67,9 +79,9 @@ ktap_begin 7
 ethereal_load || ktap_skip_all "cannot load ethereal.ko"
 build || ktap_skip_all "cannot build topology"
 setup_switch || ktap_skip_all "cannot attach"
-start_load
 
 ok=0
+start_load || ok=1
 for r in $(seq $ROUNDS); do
 	ctl sw1 detach br0 && setup_switch || ok=1
 done

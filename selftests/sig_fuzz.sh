@@ -12,6 +12,7 @@
 . "$(dirname "$0")/lib/topo.sh"
 . "$(dirname "$0")/lib/rt.sh"
 . "$(dirname "$0")/lib/ethereal.sh"
+. "$(dirname "$0")/lib/wait.sh"
 . "$(dirname "$0")/lib/sched.sh"
 
 CFG="$(dirname "$0")/../tc-configs"
@@ -23,6 +24,12 @@ SEED=${SIGFUZZ_SEED:-$(date +%s)}
 counted() {
 	ctl sw1 -j -s show br0 |
 		jq '.[0].signaling | .rx + .drop_malformed + .drop_ratelimit + .drop_backlog'
+}
+# settled: sw1 holds none of the fuzzer's setups (pending) nor connections
+settled() {
+	local j
+	j=$(ctl sw1 -j -s show br0)
+	[ "$(json_first "$j" connections)" = 0 ] && [ "$(json_num "$j" signaling pending)" = 0 ]
 }
 
 ktap_begin 3
@@ -54,8 +61,15 @@ c0=$(counted)
 d0=$(( $(tx_dropped h1 eth0) + $(tx_dropped sw2 trk1) ))
 # A host's port takes 2000 messages a second, a trunk 20000: just below,
 # so that most reach the parser.
-host=$(on h1 sigfuzz eth0 "$HOST_N" "$SEED" 1800)
+# The host's, paced, mostly sleeps: the trunk's runs meanwhile (each port
+# has its own rate limit and queue; the sum below is the same).
+hostout=$(mktemp)
+defer rm -f "$hostout"
+on_bg h1 sigfuzz eth0 "$HOST_N" "$SEED" 1800 >"$hostout"
+hostfuzz=$!
 trunk=$(on sw2 sigfuzz trk1 "$TRUNK_N" $((SEED + 1)) 15000)
+wait $hostfuzz
+host=$(cat "$hostout")
 ktap_info "from h1: $host; from the trunk: $trunk"
 resent=$(( $(tx_dropped h1 eth0) + $(tx_dropped sw2 trk1) - d0 ))
 want=$((HOST_N + TRUNK_N))
@@ -74,8 +88,9 @@ ktap_result "the parser saw the mutated messages (some handled, some malformed)"
 	"$([ "$(sig_stat sw1 rx)" -gt 0 ] && [ "$(sig_stat sw1 drop_malformed)" -gt 0 ]; echo $?)"
 
 # Setups of the fuzzer wait at most a second (ARP) or two (downstream);
-# what it set up expires a second after.
-sleep 4
+# what it set up expires a second after. Until sw1 holds none (tries for
+# over 10 s, then goes on, as it did after a fixed 4 s).
+eventually 200 settled
 # A long run outlasts h1's binding (300 s since the ping above: sw1 then
 # drops its setups as spoofed, as it would any unbound host's). rtcd
 # announces itself again before a setup; here, h1 ARPs again.

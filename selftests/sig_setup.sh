@@ -40,6 +40,10 @@ conns() { json_first "$(ctl "$1" -j show br0)" connections; }
 reserved() { json_first "$(ctl "$1" -j port show dev "$2")" reserved; }
 # expired_sum: connections expired, all switches together
 expired_sum() { local s n=0; for s in $SW; do n=$((n + $(sigstat $s expired))); done; echo $n; }
+# forwarding SW PORT: SW's bridge forwards on PORT (its STP state)
+forwarding() { [ "$(port_state "$1" "$2")" = forwarding ]; }
+# pending SW N: SW has N setups in progress
+pending() { [ "$(sigstat "$1" pending)" = "$2" ]; }
 # all_conns N: every switch has N connections
 all_conns() { local s; for s in $SW; do [ "$(conns $s)" = "$1" ] || return 1; done; }
 # wait_conns_on SW N SECONDS: until SW has N connections (SECONDS slow)
@@ -218,14 +222,24 @@ ktap_result "not refreshed: expired, and gone from every switch" \
 for s in $SW; do ctl $s set br0 lifetime 30s; done
 
 # --- link down between sw2 and sw3: both ends tear down, h1 is told ---
-res=$(sig h1 -w 3000 setup 03:0f "$(host_ip h4)" 5000 1mbit 6056 1514 &
-      sleep 1.5; on sw3 ip link set dev trk2 down; wait)
+# Down once h1 has the ACCEPT (every switch has it up); the client listens
+# 3 s after it, but its last line needed is the teardown's.
+on_bg h1 sigclient -w 3000 setup 03:0f "$(host_ip h4)" 5000 1mbit 6056 1514 >"$TMPD/linkdown"
+lp=$!
+wait_line "$TMPD/linkdown" '^accept' $lp
+on sw3 ip link set dev trk2 down
+wait_line "$TMPD/linkdown" 'type=teardown id=03:0f .*reason=link-down' $lp
+kill $lp 2>/dev/null
+wait $lp
+res=$(cat "$TMPD/linkdown")
 ktap_info "$res"
 ktap_result "link down: the connection is gone from every switch" "$(wait_conns 0 2; echo $?)"
 ktap_result "link down: the source is told why" \
 	"$([[ "$res" == *"type=teardown id=03:0f "*"reason=link-down"* ]]; echo $?)"
 on sw3 ip link set dev trk2 up
-sleep 1
+# Until both ends forward again (the carrier reaches the bridges late).
+eventually 40 forwarding sw3 trk2
+eventually 40 forwarding sw2 trk3
 
 # --- bad messages, all counted and dropped ---
 bad=$(sigstat sw1 drop_malformed)
@@ -265,13 +279,17 @@ wait_conns 0 2
 
 # --- a hostile host: its budgets, not the switch's ---
 # h2 holds 40 setups to an address nobody has; each waits a second for ARP.
-on_bg h1 timeout 3 tcpdump -i eth0 -n -l "arp and host 10.0.0.99" 2>/dev/null >"$TMPD/probes"
-probes=$!
+# The capture from before the first probe until no setup waits any more
+# (only those probe).
+capture_start h1 eth0 "arp and host 10.0.0.99"
 sig h2 -p 20001 -t 3000 flood 40 04:00 10.0.0.99 5000 1kbit 1514 1514 >"$TMPD/flood" &
 flood=$!
-sleep 0.3
+# h1's setup while h2 holds its 32
+eventually 40 pending sw1 32
 res=$(sig h1 setup 03:14 "$(host_ip h2)" 5000 1mbit 6056 1514)
-wait $flood $probes
+wait $flood
+eventually 40 pending sw1 0
+capture_stop 0 >"$TMPD/probes"
 ktap_info "$(cat "$TMPD/flood"); ARP probes for it seen at h1: $(grep -c . "$TMPD/probes")"
 ktap_result "setups in progress: a host has 32 at most, the rest refused busy" \
 	"$(f=$(cat "$TMPD/flood"); [ "$(field reject_busy "$f")" -ge 1 ] 2>/dev/null &&
@@ -411,9 +429,11 @@ on h3 tc qdisc add dev eth0 root netem delay 600ms
 sig h1 -p 20011 -k 0x5151 -t 5000 setup 03:17 "$(host_ip h3)" 5000 1mbit 6056 1514 \
 	>"$TMPD/pending" &
 sp=$!
-sig h1 -p 20012 -k 0x5151 refresh 03:17 100 20 >/dev/null &
+on_bg h1 sigclient -p 20012 -k 0x5151 refresh 03:17 100 20 >/dev/null
 rp=$!
 wait $sp
+# once answered, the rest would refresh an accepted one
+kill $rp 2>/dev/null
 wait $rp
 res=$(cat "$TMPD/pending")
 ktap_info "$res"
@@ -537,17 +557,22 @@ ktap_result "the same key at both ends: the setup goes through, both ports keyed
 	   [ "$(ctl sw2 -j port show dev trk1 | jq -r '.[0].keyed')" = true ]; echo $?)"
 sig h1 teardown 03:33 >/dev/null
 wait_conns 0 3
-# replay FILE: sw1 sends the first frame recorded in FILE out of trk2 again,
-# past its qdiscs (PACKET_QDISC_BYPASS), so that its egress drop spares it
+# replay FILE...: sw1 sends the first frame recorded in each FILE out of
+# trk2 again, in that order, past its qdiscs (PACKET_QDISC_BYPASS), so that
+# its egress drop spares it. One python for all: a start is slow under TCG.
 replay() {
-	on sw1 python3 - "$1" trk2 <<'EOF_PY'
-import socket, struct, sys
-d = open(sys.argv[1], 'rb').read()
-n = struct.unpack('<I', d[32:36])[0]	# the first record's captured length
+	on sw1 python3 - trk2 "$@" <<'EOF_PY'
+import os, socket, struct, sys
+# One CPU: a veth queues a frame on its sender's CPU, so back to back
+# they would otherwise reach the switch in either order.
+os.sched_setaffinity(0, [min(os.sched_getaffinity(0))])
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.setsockopt(263, 20, 1)		# SOL_PACKET, PACKET_QDISC_BYPASS
-s.bind((sys.argv[2], 0))
-s.send(d[40:40 + n])
+s.bind((sys.argv[1], 0))
+for f in sys.argv[2:]:
+    d = open(f, 'rb').read()
+    n = struct.unpack('<I', d[32:36])[0]	# the first record's captured length
+    s.send(d[40:40 + n])
 EOF_PY
 }
 # key_verified SW PORT: the switch at PORT's other end answered its challenge
@@ -585,8 +610,7 @@ on sw1 tc qdisc add dev trk2 clsact
 on sw1 tc filter add dev trk2 egress matchall action drop
 ctl sw2 port set dev trk1 key "$TMPD/key1"
 au2=$(sigstat sw2 drop_auth)
-replay "$TMPD/hello.pcap"
-replay "$TMPD/setup.pcap"
+replay "$TMPD/hello.pcap" "$TMPD/setup.pcap"
 eventually 40 counted 1 drop_auth sw2 "$au2"
 ktap_info "$res; sw2 drop_auth $au2 -> $(sigstat sw2 drop_auth), $(conns sw2) connections; $(ctl sw2 port show dev trk1)"
 ktap_result "a key set anew: old messages replayed before the other end answers its challenge, refused" \

@@ -7,11 +7,11 @@
 # broadcast, from itself: Linux loops broadcasts back to local sockets).
 # Prints the hosts that missed something.
 udp_mesh() {
-	local hosts=$1 mode=$2 port=$3 h o n=0 pids=() outs=() bad= i want got self=1
+	local hosts=$1 mode=$2 port=$3 h o n=0 pids=() outs=() bad= i want got self=1 sends=()
 	for h in $hosts; do n=$((n + 1)); done
 	[ "$mode" = broadcast ] && self=0
-	# Receivers wait up to 10 s of silence: the senders run one after the
-	# other, and a process start in the emulated guest can take 0.5 s.
+	# Receivers wait up to 10 s of silence: a process start in the
+	# emulated guest can take 0.5 s, and all of the senders start at once.
 	for h in $hosts; do
 		outs+=("$(mktemp)")
 		on_bg "$h" udpprobe recv "$port" $((n - self)) "$(slow 10000)" >"${outs[-1]}"
@@ -20,16 +20,21 @@ udp_mesh() {
 	for i in "${!outs[@]}"; do
 		wait_line "${outs[i]}" listening "${pids[i]}"
 	done
+	# every receiver listens: the senders all at once (10.0.0.N: host_ip
+	# without its fork, ~40 ms)
 	for h in $hosts; do
 		if [ "$mode" = broadcast ]; then
-			on "$h" udpprobe send 10.0.0.255 "$port" 1 >/dev/null
+			on_bg "$h" udpprobe send 10.0.0.255 "$port" 1 >/dev/null
+			sends+=($!)
 		else
 			for o in $hosts; do
-				[ "$o" = "$h" ] ||
-					on "$h" udpprobe send "$(host_ip "$o")" "$port" 1 >/dev/null
+				[ "$o" = "$h" ] && continue
+				on_bg "$h" udpprobe send "10.0.0.${o##*[a-z]}" "$port" 1 >/dev/null
+				sends+=($!)
 			done
 		fi
 	done
+	wait "${sends[@]}"
 	i=0
 	for h in $hosts; do
 		wait "${pids[i]}" || bad="$bad $h"
