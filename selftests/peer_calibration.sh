@@ -11,7 +11,7 @@
 # run that misses and in which the emulated machine stalled the link past
 # what the peer catches up is repeated (tc-configs/README.md,
 # Calibration); what missed in a peer's every run, all spoiled, is
-# skipped, saying why (run_invalid). About 2.5 minutes, 7 at most (every
+# skipped, saying why (run_invalid). About 2 minutes, 6 at most (every
 # peer run three times). On a debug kernel the link and every rate are
 # machine_rate's and the cycle (with what follows it: taprio's
 # slots, the buckets) and the receivers' waits slow's, so that a cycle
@@ -34,8 +34,9 @@ ONE=3 TWO=3			# seconds: best effort alone, then with the flow
 # ms a receiver waits for its sender's first frame past when that is due,
 # then the silence that ends it: the flow's and the sibling's senders are
 # due ONE s after their receivers start (they sleep through phase one),
-# and a process start in the emulated guest can take 0.5 s
-WAIT=$(slow 5000) GAP=$(slow 1500)
+# and a process start in the emulated guest can take 0.5 s; within a
+# stream, the largest gap between arrivals seen was 12 ms
+WAIT=$(slow 5000) GAP=$(slow 500)
 WARM=500 TAIL=200		# ms cut at each phase's start and end
 # ms from when the senders are started to when best effort's first frame
 # is due: every sender's process starts in it, none within a phase (on the
@@ -44,9 +45,9 @@ WARM=500 TAIL=200		# ms cut at each phase's start and end
 # started through sh and sleep at ONE)
 START_IN=$(slow 2000)
 # s best effort goes on past ONE + TWO: what the flow may come late by (its
-# process started past START_IN) and still have best effort beside it to
-# its end
-LATE=$(slow 2)
+# process started past START_IN + ONE, when its first frame is due) and
+# still have best effort beside it to its end
+LATE=$(slow 1)
 # ms phase two must last, at least (half its planned length): a shorter
 # one is the machine's doing (the flow came too late), and in it a burst
 # that a meter passes after a stall is a large part of the rate

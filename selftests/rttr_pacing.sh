@@ -34,6 +34,10 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 SOCK=/tmp/rtcd-pacing.sock
 SECS=6
 TRIES=3
+# s of silence that end a receiver: the stream's gaps are tens of ms at
+# most (tick mode's 10 ms bursts, the emulator's stalls)
+IDLE_MS=$(slow 500)
+IDLE=$(printf '%d.%03d' $((IDLE_MS / 1000)) $((IDLE_MS % 1000)))
 
 # run NAME SIZE MAX_PKT RTTR-SEND-OPTIONS...: a flow h1 -> h2 at 5 Mbit/s;
 # $rx, $tx (rttr-send's JSON), $held and $dropped (the class's, this run)
@@ -43,7 +47,7 @@ run() {
 	out=$(mktemp)
 	h0=$(class_stat sw1 "$(port_of sw1 h2)" overlimits)
 	d0=$(class_stat sw1 "$(port_of sw1 h2)" dropped)
-	on_bg h2 rttr-recv -j -w 2 -t $((SECS + $(slow 30))) 5000 >"$out" 2>"$out.err"
+	on_bg h2 rttr-recv -j -w "$IDLE" -t $((SECS + $(slow 30))) 5000 >"$out" 2>"$out.err"
 	local rpid=$!
 	wait_line "$out.err" listening $rpid
 	on h1 rttr-send -S $SOCK -j -m "$max_pkt" "$@" "$(host_ip h2)" 5000 5mbit \
