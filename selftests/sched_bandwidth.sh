@@ -72,7 +72,7 @@ fig4() { # mode
 	flow_result "$m, Fig. 4: the output port was overloaded (best effort lost frames)" \
 		"$([ "$rcvd" -lt "$sent" ]; echo $?)"
 	flow_explain "$m, Fig. 4: the 50% connection lost nothing and got its rate within 1%" \
-		"$(delivered_in rt "$(conn_bound_ms sw1 swp1 03:09)" 1; echo $?)" \
+		"$(delivered_in rt "$(conn_delay_max_ms sw1 swp1 03:09)" 1; echo $?)" \
 		lost_where rt swp1
 	ctl sw1 conn del dev swp1 id 03:09
 }
@@ -89,7 +89,7 @@ overload() { # mode
 	ktap_info "$m: 200% load: $rt"
 	ktap_senders "$m, 200% load: every sender offered its rate, within its contract"
 	flow_explain "$m, 200% load: no conforming real-time frame lost" \
-		"$(delivered_in rt "$(conn_bound_ms sw1 swp1 03:09)" 1; echo $?)" \
+		"$(delivered_in rt "$(conn_delay_max_ms sw1 swp1 03:09)" 1; echo $?)" \
 		lost_where rt swp1
 	ctl sw1 conn del dev swp1 id 03:09
 }
@@ -110,7 +110,7 @@ isolation() { # mode
 		jq -c '[.. | objects | select(has("late_turns")) | {late, late_turns, early}][0]')"
 	ktap_senders "$m, isolation: both senders offered their rates, within contract"
 	flow_explain "$m, isolation: the conforming connection lost nothing, its 30% within 1%" \
-		"$(delivered_in b "$(conn_bound_ms sw1 swp3 03:09)" 1 &&
+		"$(delivered_in b "$(conn_delay_max_ms sw1 swp3 03:09)" 1 &&
 		   [ "$(queue_drops swp3 03:09)" = 0 ]; echo $?)" \
 		lost_where b swp3
 	flow_result "$m, isolation: the greedy one got its 20%, its excess dropped in its queue" \

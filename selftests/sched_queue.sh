@@ -92,9 +92,9 @@ run() {
 		flows_go mark
 	fi
 	dropped=$(($(class_stat sw1 swp2 dropped) - _d0))
-	# How far the stream's delay may vary: the switch's bound, and with
+	# How far the stream's delay varied: what the switch measured of it, and with
 	# TCP beside, h1's NIC FIFO (WINDOW ms of the link)
-	spread=$(conn_bound_ms sw1 swp1 03:09)
+	spread=$(conn_delay_max_ms sw1 swp1 03:09)
 	[ -z "$tcp" ] || spread=$((spread + WINDOW))
 	ktap_info "$name: a queue of $buf bytes, $dropped dropped${tcp:+, TCP ${goodput:-none} bit/s};" \
 		"span $(span_change rt) ms longer than sent, of $spread allowed; $(flow_rx rt)"

@@ -26,10 +26,10 @@ span_change() {
 
 # delivered_in NAME SPREAD_MS PERCENT: every frame of NAME arrived, and
 # the receiver's span from the first to the last differs from the
-# sender's by at most SPREAD_MS, how far the path's queues may vary the
-# delay (the connection's bound, and a host's NIC FIFO that other
-# traffic keeps full), and PERCENT of the span: what a rate measured on
-# the emulated machine is allowed elsewhere (senders_ok).
+# sender's by at most SPREAD_MS, how far the queues on the way varied the
+# delay (what the switch measured of the connection's frames, and a host's
+# NIC FIFO that other traffic keeps full), and PERCENT of the span: what a
+# rate measured on the emulated machine is allowed elsewhere (senders_ok).
 delivered_in() {
 	local tx d
 	tx=$(flow_tx "$1")
@@ -42,10 +42,14 @@ delivered_in() {
 		exit !(d <= s + p / 100 * (n - 1) * f * 8 / tr * 1000) }'
 }
 
-# conn_bound_ms SW DEV ID: the delay SW promised connection ID arriving
-# on DEV (its bound at that hop), in ms, rounded up
-conn_bound_ms() {
+# conn_delay_max_ms SW DEV ID: the largest delay SW measured of the frames
+# of connection ID arriving on DEV, on its output port (from when each
+# conformed to its contract until it left), in ms, rounded up; 0 when it
+# measured none. Not the promise: a delay bound covers the worst case, and
+# allowing that much would let a port that delayed a frame far past what
+# it measured pass.
+conn_delay_max_ms() {
 	local ns
-	ns=$(json_first "$(ctl "$1" -j conn show dev "$2" id "$3")" delay_ns)
+	ns=$(json_num "$(ctl "$1" -j conn show dev "$2" id "$3")" measured max_ns)
 	echo $(((${ns:-0} + 999999) / 1000000))
 }

@@ -40,8 +40,8 @@ flow 1882 1882 5995 6079
 ktap_result "span_change: the receiver's span minus the sender's" \
 	"$([ "$(span_change rt)" = 84.0 ]; echo $?)" "$(span_change rt)"
 check "84 ms late over 6 s, 1% allowed and no spread: not delivered" 1 0 1
-check "84 ms late over 6 s, within a 20 ms bound and a 50 ms FIFO, and 1%" 0 70 1
-check "84 ms late over 6 s, past a 20 ms bound with 1%" 1 20 1
+check "84 ms late over 6 s, within 20 ms at the switch and a 50 ms FIFO, and 1%" 0 70 1
+check "84 ms late over 6 s, past 20 ms at the switch with 1%" 1 20 1
 flow 1882 1882 5995 5905
 check "90 ms early: the spread counts both ways" 1 20 1
 flow 1882 1881 5995 5995
