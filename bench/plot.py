@@ -554,7 +554,12 @@ def throughput(data, out):
 def burst(data, out):
     res = [dict(r, one=1, valid=1) for r in data["results"]]
     fig, (n, d, cdf) = plt.subplots(1, 3, figsize=(19, 4.4))
-    grouped_bars(n, res, "one", lambda r: r["frames"], "frames")
+    configs = grouped_bars(n, res, "one", lambda r: r["frames"], "frames")
+    lost = [(i, r["frames_lost"]) for i, c in enumerate(configs) for r in res
+            if r["config"] == c and r.get("frames_lost")]
+    if lost:
+        n.plot(*zip(*lost), "v", color="red", label="shortest lost")
+        n.legend(fontsize=8)
     n.axhline(data["parameters"]["max_frames"], color="grey", linestyle=":", linewidth=0.8)
     n.set_title("longest lossless burst (frames; dotted: the most tried)", fontsize=10)
     grouped_bars(d, res, "one", lambda r: ms(get(r, "at", "rt", "delay_us", "p99")), "p99")
