@@ -111,6 +111,7 @@ def grouped_bars(ax, res, group_key, value, groups_label="{}", configs=None):
     width = 0.8 / len(groups)
     for i, g in enumerate(groups):
         pts = {r["config"]: r for r in res if r[group_key] == g}
+        labelled = False
         for c_i, c in enumerate(configs):
             x = c_i + i * width
             r = pts.get(c)
@@ -128,8 +129,10 @@ def grouped_bars(ax, res, group_key, value, groups_label="{}", configs=None):
             m, ci = v if isinstance(v, tuple) else (v, 0.0)
             if m is None or m != m:
                 continue
+            # the legend from the group's first bar, wherever that is
             ax.bar(x, m, width, yerr=ci if ci else None, capsize=2,
-                   color=f"C{i}", label=groups_label.format(g) if c_i == 0 else None)
+                   color=f"C{i}", label=None if labelled else groups_label.format(g))
+            labelled = True
     ax.set_xticks([c + width * (len(groups) - 1) / 2 for c in range(len(configs))])
     ax.set_xticklabels(configs, rotation=30, ha="right")
     return configs
@@ -540,12 +543,19 @@ def throughput(data, out):
     frame = max(r["frame"] for r in res)
     res = [dict(r, valid=1) for r in res if r["frame"] == frame]
     fig, ax = plt.subplots(1, 1, figsize=(9, 4.4))
-    grouped_bars(ax, res, "case", lambda r: r["throughput_pct"] if r["throughput_pct"] else 0,
-                 "{}")
+    # below the search's lower end: 0; no verdict at all: no bar
+    cases = sorted({r["case"] for r in res}, key=str)
+    configs = grouped_bars(ax, res, "case",
+                           lambda r: 0 if r.get("below_lo") else r["throughput_pct"], "{}")
+    width = 0.8 / len(cases)
+    lost = [(configs.index(r["config"]) + cases.index(r["case"]) * width, r["lost_pct"])
+            for r in res if r.get("lost_pct")]
+    if lost:
+        ax.plot(*zip(*lost), "v", color="red", label="lowest lost")
     ax.axhline(100, color="black", linestyle="--", linewidth=1)
     ax.set_ylim(0, 105)
     ax.set_title(f"lossless throughput, % of the link ({frame}-byte frames; 0: below "
-                 f"{res[0]['lo_pct']}%)", fontsize=10)
+                 f"{res[0]['lo_pct']}%; no bar: no verdict)", fontsize=10)
     ax.legend(fontsize=8)
     save(fig, data, "Lossless throughput of an output port (RFC 2544)", out)
 
