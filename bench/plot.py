@@ -138,6 +138,18 @@ def grouped_bars(ax, res, group_key, value, groups_label="{}", configs=None):
     return configs
 
 
+def bar_marks(ax, res, configs, group_key, value, label):
+    """A red marker at value(result) over each result's bar of grouped_bars
+    (the same places), where it gives one: the other end of a search's
+    bracket, say."""
+    groups = sorted({r[group_key] for r in res}, key=str)
+    width = 0.8 / len(groups)
+    pts = [(configs.index(r["config"]) + groups.index(r[group_key]) * width, value(r))
+           for r in res if r["config"] in configs and value(r)]
+    if pts:
+        ax.plot(*zip(*pts), "v", color="red", label=label)
+
+
 def bar_panels(res, group_key, label, panels, figsize=(15, 4.4), extra=0):
     """One row of grouped_bars panels, one per (title, value) in panels,
     and EXTRA more axes after them; returns the figure and its axes."""
@@ -544,14 +556,9 @@ def throughput(data, out):
     res = [dict(r, valid=1) for r in res if r["frame"] == frame]
     fig, ax = plt.subplots(1, 1, figsize=(9, 4.4))
     # below the search's lower end: 0; no verdict at all: no bar
-    cases = sorted({r["case"] for r in res}, key=str)
     configs = grouped_bars(ax, res, "case",
                            lambda r: 0 if r.get("below_lo") else r["throughput_pct"], "{}")
-    width = 0.8 / len(cases)
-    lost = [(configs.index(r["config"]) + cases.index(r["case"]) * width, r["lost_pct"])
-            for r in res if r.get("lost_pct")]
-    if lost:
-        ax.plot(*zip(*lost), "v", color="red", label="lowest lost")
+    bar_marks(ax, res, configs, "case", lambda r: r.get("lost_pct"), "lowest lost")
     ax.axhline(100, color="black", linestyle="--", linewidth=1)
     ax.set_ylim(0, 105)
     ax.set_title(f"lossless throughput, % of the link ({frame}-byte frames; 0: below "
@@ -565,11 +572,8 @@ def burst(data, out):
     res = [dict(r, one=1, valid=1) for r in data["results"]]
     fig, (n, d, cdf) = plt.subplots(1, 3, figsize=(19, 4.4))
     configs = grouped_bars(n, res, "one", lambda r: r["frames"], "frames")
-    lost = [(i, r["frames_lost"]) for i, c in enumerate(configs) for r in res
-            if r["config"] == c and r.get("frames_lost")]
-    if lost:
-        n.plot(*zip(*lost), "v", color="red", label="shortest lost")
-        n.legend(fontsize=8)
+    bar_marks(n, res, configs, "one", lambda r: r.get("frames_lost"), "shortest lost")
+    n.legend(fontsize=8)
     n.axhline(data["parameters"]["max_frames"], color="grey", linestyle=":", linewidth=0.8)
     n.set_title("longest lossless burst (frames; dotted: the most tried)", fontsize=10)
     grouped_bars(d, res, "one", lambda r: ms(get(r, "at", "rt", "delay_us", "p99")), "p99")
