@@ -107,12 +107,20 @@ echo '{"machine": {"commit": "test", "quick": false, "kernel": "k"}, "rows": []}
 	>"$D/res/pacing_cpu/pacing_cpu.json"
 echo "# pacing" >"$D/res/pacing_cpu/pacing_cpu.md"
 
+# a bench of two sittings on two machines: fig4 and fig6 on one, alloc on
+# another (nto1 says none)
+host() {
+	jq -c --arg cpu "$2" '.machine += {host: {cpu: $cpu, cpus: 2, kernel: "h", accel: "tcg"}, vcpus: 2}' \
+		"$D/res/$1/$1.json" >"$D/host.json" && mv "$D/host.json" "$D/res/$1/$1.json"
+}
+host fig4 "CPU A"; host fig6 "CPU A"; host alloc "CPU B"
+
 # fig4 says why EtheReal is not ahead of these results; fig6 of others,
 # alloc not at all
 printf '<!-- stamp test -->\nBecause the made-up numbers say so.\n' >"$D/res/fig4/why.md"
 printf '<!-- stamp 0123abc -->\nOld news.\n' >"$D/res/fig6/why.md"
 
-ktap_begin 22
+ktap_begin 23
 SCENARIOS="fig4 fig6 nto1 alloc pacing_cpu" "$top/bench/summary" "$D/res" "$D/out.md" 2>"$D/err"
 ktap_result "bench/summary writes the page" $? "$(cat "$D/err")"
 out=$D/out.md
@@ -165,6 +173,8 @@ check "the count of comparisons, and where EtheReal is not ahead" \
 	'ahead of the best peer in 3 of 11 comparisons, not ahead in 5: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig4 8 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms; alloc 95/5, ethereal-paced; not comparable in 2 \(a class offered less than its share\)\.$'
 check "a sitting of some scenarios: the others of make bench not measured yet" \
 	"$(grep '^Not measured yet' "$out")" ': fig5, fig7, isolation, throughput, burst, latency, path, setup, scale, table1, demo\.$'
+check "two machines: each named with its scenarios" "$(sed -n 4p "$out")" \
+	'k\. Machine of fig4, fig6: CPU A, 2 CPUs, Linux h; the VM: TCG, Linux k, 2 vCPUs\. Machine of alloc: CPU B, 2 CPUs, Linux h; the VM: TCG, Linux k, 2 vCPUs\.$'
 check "a scenario's why.md, in its section" \
 	"$(sed -n '/^## fig4/,/^## /p' "$out" | grep -A2 '^### Where EtheReal is not ahead, and why')" \
 	'made-up numbers say so'
