@@ -4,7 +4,8 @@
 # bench/summary natively, on made-up results with known answers: EtheReal
 # against the best peer of each point (the best chosen among the peers
 # whose flow got its rate with no loss, the verdict from the intervals),
-# a point with no valid run, a point with no peer (or none valid), alloc's
+# a point with no valid run, a point of one valid run (not comparable: no
+# interval), a point with no peer (or none valid), alloc's
 # allocation error as its criterion (its peers chosen by it alone, and a
 # class that offered less than its share not compared), nto1's control
 # case left out, a p99.9 of runs under 1000 datagrams marked, a rate
@@ -60,7 +61,9 @@ scenario fig4 \
 	"$(fig4 htb 8 5 "$(flow 998500 0 2500 6000)")" \
 	"$(fig4 ethereal-paced 16 5 "$(flow 998500 0 2000 10000 30000 | jq -c '.delay_us.min = 0')" |
 	   jq -c '.window_s = {mean: 5}')" \
-	"$(fig4 prio 16 5 "$(flow 1000000 0 3000 6000)")"
+	"$(fig4 prio 16 5 "$(flow 1000000 0 3000 6000)")" \
+	"$(fig4 ethereal-paced 32 1 "$(flow 1000000 0 1000 2000 30000)")" \
+	"$(fig4 prio 32 5 "$(flow 1000000 0 3000 6000)")"
 # alloc err(high), err(low): each class's error and its interval
 alloc() {
 	echo "{\"config\": \"$1\", \"policy\": \"90/10\", \"valid\": 5,
@@ -120,7 +123,7 @@ host fig4 "CPU A"; host fig6 "CPU A"; host alloc "CPU B"
 printf '<!-- stamp test -->\nBecause the made-up numbers say so.\n' >"$D/res/fig4/why.md"
 printf '<!-- stamp 0123abc -->\nOld news.\n' >"$D/res/fig6/why.md"
 
-ktap_begin 23
+ktap_begin 24
 SCENARIOS="fig4 fig6 nto1 alloc pacing_cpu" "$top/bench/summary" "$D/res" "$D/out.md" 2>"$D/err"
 ktap_result "bench/summary writes the page" $? "$(cat "$D/err")"
 out=$D/out.md
@@ -170,7 +173,9 @@ check "0.15% short with no loss, within what its 10 ms delay spread does to the 
 	"$(row fig4 "16 interfering" ethereal-paced)" '\| 99\.85%, loss 0% \|.*\| prio \|.*\| ahead \|$'
 check "the count of comparisons, and where EtheReal is not ahead" \
 	"$(grep '^EtheReal ahead' "$out")" \
-	'ahead of the best peer in 3 of 11 comparisons, not ahead in 5: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig4 8 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms; alloc 95/5, ethereal-paced; not comparable in 2 \(a class offered less than its share\)\.$'
+	'ahead of the best peer in 3 of 12 comparisons, not ahead in 5: fig4 2 interfering, ethereal-paced; fig4 4 interfering, ethereal-paced; fig4 8 interfering, ethereal-paced; fig6 alone, ethereal-cyclic-20ms; alloc 95/5, ethereal-paced; not comparable in 3 \(a class offered less than its share, or one valid run\)\.$'
+check "one valid run: no interval, not comparable, whatever its p99.9" \
+	"$(row fig4 "32 interfering" ethereal-paced)" '\| not comparable: one valid run \(ethereal-paced\), no interval \|$'
 check "a sitting of some scenarios: the others of make bench not measured yet" \
 	"$(grep '^Not measured yet' "$out")" ': fig5, fig7, isolation, throughput, burst, latency, path, setup, scale, table1, demo\.$'
 check "two machines: each named with its scenarios" "$(sed -n 4p "$out")" \
